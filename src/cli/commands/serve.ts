@@ -1,0 +1,73 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import pino, { type Logger } from 'pino'
+import { type AppContext, buildAppContext } from '../../app-context.js'
+import type { Config } from '../../config.js'
+import { bootstrapFirstCompany } from '../../domain/companies/bootstrap.js'
+import { buildServer } from '../../http/server.js'
+import { newId } from '../../lib/ids.js'
+import { openDatabase } from '../../storage/database.js'
+import { pendingMigrations } from '../../storage/migrate.js'
+import { credentialsJson } from './admin.js'
+
+async function assertMigrated(config: Config): Promise<void> {
+  const handle = openDatabase(config)
+  try {
+    const pending = await pendingMigrations(handle.db, handle.dialect)
+    if (pending.length > 0) {
+      throw new Error(`the database needs migrations (${pending.join(', ')}): run "lantern admin migrate" first`)
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+async function announceFirstCompany(ctx: AppContext, logger: Logger, baseUrl: string): Promise<void> {
+  const credentials = await bootstrapFirstCompany(
+    ctx.services.companies,
+    async () => (await ctx.store.companies.count()) === 0,
+  )
+  if (!credentials) return
+  const file = join(ctx.config.dataDir, 'credentials.json')
+  const content = { ...credentialsJson(credentials), base_url: `${baseUrl}/apif/v2` }
+  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 })
+  logger.info({ file }, 'created company "Default"; its credentials are shown once below and saved to the file')
+  process.stdout.write(`\nFirst start: company "Default" created. API credentials (also in ${file}):\n`)
+  process.stdout.write(`${JSON.stringify(content, null, 2)}\n\n`)
+}
+
+/**
+ * `lantern serve`: the HTTP API. Embedded mode migrates on start and creates the first company;
+ * on PostgreSQL the schema must have been migrated by `lantern admin migrate`.
+ */
+export async function runServe(config: Config): Promise<void> {
+  const logger = pino({ level: config.logLevel })
+  const embedded = !config.databaseUrl
+  if (!embedded) await assertMigrated(config)
+  const ctx = await buildAppContext(config, { migrate: embedded })
+  const app = await buildServer(ctx, logger)
+  const workerId = `api-${newId()}`
+  const address = await app.listen({ host: config.host, port: config.port })
+  logger.info({ address, store: ctx.store.dialect, dataDir: config.dataDir }, 'lantern is listening')
+  if (embedded) await announceFirstCompany(ctx, logger, address)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    const force = setTimeout(() => {
+      logger.error('shutdown grace period over; exiting')
+      process.exit(1)
+    }, config.shutdownGraceMs)
+    force.unref()
+    app.lanternState.closing = true
+    await app.close()
+    const released = await ctx.store.jobs.releaseLeases(workerId, ctx.clock.now())
+    if (released > 0) logger.info({ released }, 'released job leases')
+    await ctx.close()
+    logger.info('stopped')
+  }
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+  process.once('SIGINT', () => void stop('SIGINT'))
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+import { loadConfig } from '../config.js'
+import { AppError } from '../domain/errors.js'
+import { ADMIN_USAGE, runAdmin } from './commands/admin.js'
+import { runServe } from './commands/serve.js'
+import { EXIT, exitCodeOf, UsageError } from './exit-codes.js'
+
+const USAGE = `usage: lantern <command>
+
+  serve            run the HTTP API (embedded mode also runs ingestion workers)
+  admin …          provisioning: companies, licences, API clients, migrations
+
+${ADMIN_USAGE}`
+
+async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv
+  switch (command) {
+    case 'serve':
+      return runServe(loadConfig())
+    case 'admin':
+      return runAdmin(loadConfig(), rest, (text) => process.stdout.write(`${text}\n`))
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`)
+      return
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${USAGE}`)
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message =
+    error instanceof AppError || error instanceof UsageError || error instanceof Error ? error.message : String(error)
+  const code = exitCodeOf(error)
+  process.stderr.write(`lantern: ${message}\n`)
+  if (code === EXIT.failure && !(error instanceof AppError) && error instanceof Error && error.stack) {
+    process.stderr.write(`${error.stack}\n`)
+  }
+  process.exitCode = code
+})

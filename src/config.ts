@@ -1,0 +1,108 @@
+import { cpus } from 'node:os'
+import { resolve } from 'node:path'
+import { parseByteSize } from './lib/sizes.js'
+
+/** Everything the process is configured with, validated once at start and frozen. */
+export interface Config {
+  readonly host: string
+  readonly port: number
+  readonly dataDir: string
+  /** Unset means the embedded SQLite store under `dataDir`. */
+  readonly databaseUrl: string | undefined
+  readonly maxUploadBytes: number
+  /** Largest JSON request body accepted, in bytes. */
+  readonly maxJsonBodyBytes: number
+  readonly workers: number
+  readonly tokenTtlSeconds: number
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Grace period for in-flight requests at shutdown, in milliseconds. */
+  readonly shutdownGraceMs: number
+  readonly pgPoolSize: number
+}
+
+/** A bad configuration value; the message names the variable and what it accepts. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/** Every LANTERN_* variable this build understands; any other one is most likely a typo. */
+const KNOWN_VARIABLES = new Set([
+  'LANTERN_DATA_DIR',
+  'LANTERN_DATABASE_URL',
+  'LANTERN_MAX_UPLOAD_BYTES',
+  'LANTERN_MAX_JSON_BYTES',
+  'LANTERN_WORKERS',
+  'LANTERN_TOKEN_TTL',
+  'LANTERN_LOG_LEVEL',
+  'LANTERN_SHUTDOWN_GRACE_MS',
+  'LANTERN_PG_POOL_SIZE',
+])
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`)
+  const value = Number(raw.trim())
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function byteSize(env: Env, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : parseByteSize(raw)
+  if (value === undefined || value < 1) {
+    throw new ConfigError(`${name} must be a byte count or a size like 100MB, got "${raw}"`)
+  }
+  return value
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = env.LANTERN_DATABASE_URL?.trim()
+  if (!raw) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('LANTERN_DATABASE_URL must be a URL like postgres://user@host:5432/db')
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`LANTERN_DATABASE_URL must use postgres://, got ${url.protocol}//`)
+  }
+  return raw
+}
+
+/**
+ * Reads the configuration from the environment. Throws ConfigError with a message naming the
+ * variable for any invalid value, so the process stops before it serves anything.
+ */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const unknown = Object.keys(env).filter((name) => name.startsWith('LANTERN_') && !KNOWN_VARIABLES.has(name))
+  if (unknown.length > 0) {
+    throw new ConfigError(`unknown setting ${unknown.join(', ')}; known: ${[...KNOWN_VARIABLES].join(', ')}`)
+  }
+  const logLevel = env.LANTERN_LOG_LEVEL?.trim() || 'info'
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LANTERN_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  }
+  const host = env.HOST?.trim() || '127.0.0.1'
+  const config: Config = {
+    host,
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dataDir: resolve(env.LANTERN_DATA_DIR?.trim() || './data'),
+    databaseUrl: databaseUrl(env),
+    maxUploadBytes: byteSize(env, 'LANTERN_MAX_UPLOAD_BYTES', 100 * 1024 * 1024),
+    maxJsonBodyBytes: byteSize(env, 'LANTERN_MAX_JSON_BYTES', 1024 * 1024),
+    workers: integer(env, 'LANTERN_WORKERS', Math.max(1, cpus().length), 0, 256),
+    tokenTtlSeconds: integer(env, 'LANTERN_TOKEN_TTL', 3600, 60, 30 * 24 * 3600),
+    logLevel: logLevel as Config['logLevel'],
+    shutdownGraceMs: integer(env, 'LANTERN_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    pgPoolSize: integer(env, 'LANTERN_PG_POOL_SIZE', 10, 1, 200),
+    ...overrides,
+  }
+  return Object.freeze(config)
+}

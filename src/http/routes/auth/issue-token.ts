@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../../../app-context.js'
+import { Token, TokenRequest } from '../../schemas/auth.js'
+import { responses } from '../../schemas/common.js'
+
+/** Endpoint 1: client credentials → bearer token. */
+export function issueTokenRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.post(
+    '/auth/token',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Exchange client credentials for a bearer token',
+        tags: ['auth'],
+        body: TokenRequest,
+        response: responses({ 200: Token }),
+      },
+    },
+    async (request) => {
+      const body = request.body as { app_name: string; client_id: string; client_secret: string }
+      const token = await ctx.services.tokens.issue({
+        appName: body.app_name,
+        clientId: body.client_id,
+        clientSecret: body.client_secret,
+      })
+      return {
+        access_token: token.accessToken,
+        expires_at: token.expiresAt,
+        expires_in: token.expiresIn,
+        ext_expires_in: token.expiresIn,
+        token_type: 'Bearer' as const,
+      }
+    },
+  )
+}

@@ -1,0 +1,5 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../../../app-context.js'
+
+/** Skeleton: the helper building this resource replaces this file. */
+export function registerKnowledgeBaseRoutes(_app: FastifyInstance, _ctx: AppContext): void {}

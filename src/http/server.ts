@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { AppContext } from '../app-context.js'
+import { AppError } from '../domain/errors.js'
+import { registerAuth } from './plugins/auth.js'
+import { registerErrorHandling, sendProblem } from './plugins/errors.js'
+import { registerMetrics } from './plugins/metrics.js'
+import { registerRoutes } from './routes/index.js'
+import { registerOperationRoutes } from './routes/operations/index.js'
+import { Problem } from './schemas/common.js'
+import { validatorCompiler } from './validation.js'
+
+export const API_PREFIX = '/apif/v2'
+
+const REQUEST_ID = /^[\w.-]{1,100}$/
+
+export interface ServerState {
+  /** Set when shutdown starts: new requests get 503 while in-flight ones finish. */
+  closing: boolean
+}
+
+/** Builds the HTTP application without listening, so tests drive it through a real port or inject. */
+export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+  const state: ServerState = { closing: false }
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: ctx.config.maxJsonBodyBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: (request) => {
+      const given = request.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+    },
+    ajv: { customOptions: { removeAdditional: false } },
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+  })
+
+  app.decorate('lanternState', state)
+  app.setValidatorCompiler(validatorCompiler)
+  app.addSchema(Problem)
+  registerErrorHandling(app)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+    if (state.closing) {
+      reply.header('Connection', 'close')
+      return sendProblem(reply, new AppError('shutting_down', 'the service is shutting down; retry shortly'))
+    }
+  })
+  registerMetrics(app)
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Lantern knowledge assistant API',
+        version: '2.0.0',
+        description:
+          'The knowledge-assistant contract under /apif/v2. Operations marked `x-extension` are Lantern extensions ' +
+          'beyond the base specification. Errors are application/problem+json with a stable `code`.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true })
+  app.get(`${API_PREFIX}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+
+  registerOperationRoutes(app, ctx)
+  await app.register(
+    async (api) => {
+      registerAuth(api, ctx.services)
+      await registerRoutes(api, ctx)
+    },
+    { prefix: API_PREFIX },
+  )
+  app.addHook('onClose', async () => {
+    state.closing = true
+  })
+  return app
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    lanternState: ServerState
+  }
+}

@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { Dialect } from './dialect.js'
+import type { Database } from './schema.js'
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>
+  readonly dialect: Dialect
+  /** Round trip to the engine; throws when it is unreachable. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  readonly dataDir: string
+  readonly databaseUrl: string | undefined
+  readonly pgPoolSize: number
+}
+
+/** Opens the embedded SQLite file, or a pooled PostgreSQL connection when a URL is configured. */
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.pgPoolSize) : openSqlite(options.dataDir)
+}
+
+function openSqlite(dataDir: string): DatabaseHandle {
+  mkdirSync(dataDir, { recursive: true })
+  const sqlite = new SqliteDatabase(join(dataDir, 'lantern.db'))
+  // WAL lets readers run beside the writer; FULL makes every acknowledged commit survive power loss.
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = FULL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => {
+      sqlite.prepare('select 1').get()
+    },
+    close: () => db.destroy(),
+  }
+}
+
+// BIGINT columns hold byte counts and quotas, all far below 2^53: read them as numbers.
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+}
+
+function openPostgres(url: string, poolSize: number): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes })
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {})
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      await pool.query('select 1')
+    },
+    close: () => db.destroy(),
+  }
+}

@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely'
+import type { DatabaseHandle } from '../database.js'
+import type { Database } from '../schema.js'
+import type { Repositories, Store } from '../store.js'
+import { KyselyBotsRepository } from './bots.js'
+import { KyselyChatsRepository } from './chats.js'
+import { KyselyAccessTokensRepository, KyselyApiClientsRepository } from './clients.js'
+import { KyselyCompaniesRepository } from './companies.js'
+import { KyselyJobsRepository } from './jobs.js'
+import { KyselyKnowledgeBaseRepository } from './knowledge-base.js'
+import { KyselyTagsRepository } from './tags.js'
+
+function repositories(db: Kysely<Database>): Repositories {
+  return {
+    companies: new KyselyCompaniesRepository(db),
+    clients: new KyselyApiClientsRepository(db),
+    tokens: new KyselyAccessTokensRepository(db),
+    bots: new KyselyBotsRepository(db),
+    chats: new KyselyChatsRepository(db),
+    knowledgeBase: new KyselyKnowledgeBaseRepository(db),
+    tags: new KyselyTagsRepository(db),
+    jobs: new KyselyJobsRepository(db),
+  }
+}
+
+/** The Store over either dialect: the SQL is shared through Kysely. */
+export function createKyselyStore(handle: DatabaseHandle): Store {
+  const root = repositories(handle.db)
+  return {
+    ...root,
+    dialect: handle.dialect,
+    transaction: (work) => handle.db.transaction().execute((trx) => work(repositories(trx))),
+    ping: () => handle.ping(),
+    close: () => handle.close(),
+  }
+}

@@ -1,0 +1,38 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import type { Dialect } from './dialect.js'
+import * as core from './migrations/0001-core.js'
+import type { Database } from './schema.js'
+
+type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }
+
+// Listed here rather than read from disk, so the built service carries its migrations with it.
+const MIGRATIONS: Record<string, MigrationModule> = {
+  '0001-core': core,
+}
+
+function provider(dialect: Dialect): MigrationProvider {
+  return {
+    getMigrations: async () =>
+      Object.fromEntries(
+        Object.entries(MIGRATIONS).map(([name, module]): [string, Migration] => [
+          name,
+          { up: (db) => module.up(db, dialect) },
+        ]),
+      ),
+  }
+}
+
+/** Applies every pending migration; returns the names applied. Safe to run from many processes. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: provider(dialect), migrationTableName: 'lantern_migrations' })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/** Names of migrations not yet applied (a PostgreSQL server is migrated by `lantern admin migrate`). */
+export async function pendingMigrations(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: provider(dialect), migrationTableName: 'lantern_migrations' })
+  const all = await migrator.getMigrations()
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name)
+}

@@ -1,0 +1,28 @@
+import type { Timestamp } from '../../lib/clock.js'
+
+export interface CompanyRecord {
+  readonly id: string
+  readonly name: string
+  readonly idpId: string
+  readonly defaultBotId: string
+  readonly licenseType: string
+  readonly licenseExpiration: Timestamp
+  readonly kbMaxBytes: number
+  readonly questionsMax: number
+  readonly questionsUsed: number
+  readonly createdAt: Timestamp
+  readonly updatedAt: Timestamp
+}
+
+export type CompanyChanges = Partial<
+  Pick<CompanyRecord, 'name' | 'idpId' | 'licenseType' | 'licenseExpiration' | 'kbMaxBytes' | 'questionsMax'>
+> & { readonly updatedAt: Timestamp }
+
+export interface CompaniesRepository {
+  insert(company: CompanyRecord): Promise<void>
+  findById(id: string): Promise<CompanyRecord | undefined>
+  /** All companies, oldest first. */
+  list(): Promise<CompanyRecord[]>
+  count(): Promise<number>
+  update(id: string, changes: CompanyChanges): Promise<CompanyRecord | undefined>
+}

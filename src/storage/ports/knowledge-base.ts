@@ -1,0 +1,82 @@
+import type { Timestamp } from '../../lib/clock.js'
+
+export type EmbeddingState = 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'ERROR'
+export type LoaderType = 'STANDARD' | 'ADVANCED'
+export type CsvDelimiter = 'comma' | 'semicolon' | 'tab'
+
+export interface FolderRecord {
+  readonly kind: 'folder'
+  readonly id: string
+  readonly companyId: string
+  /** Absolute path ending in `/`, e.g. `/hr/policies/`. */
+  readonly objectName: string
+  readonly createdAt: Timestamp
+  readonly updatedAt: Timestamp
+}
+
+export interface ProcessingRecord {
+  readonly state: EmbeddingState
+  readonly errorDetails: string
+  readonly chunkCount: number
+  readonly docPagesCount: number
+  readonly startedAt: Timestamp | null
+  readonly endedAt: Timestamp | null
+  /** Seconds. */
+  readonly duration: number | null
+  readonly progressDone: number
+  readonly progressTotal: number
+}
+
+export interface DocumentRecord {
+  readonly kind: 'document'
+  readonly id: string
+  readonly companyId: string
+  /** Absolute path of the file, e.g. `/hr/policies/leave.pdf`. */
+  readonly objectName: string
+  readonly size: number
+  /** Sniffed from the content. */
+  readonly mimeType: string
+  readonly sha256: string
+  readonly blobKey: string
+  readonly description: string
+  readonly descriptionType: 'ai' | 'manual'
+  readonly documentType: string
+  readonly loaderType: LoaderType
+  readonly autoDescription: boolean
+  readonly csvDelimiter: CsvDelimiter | null
+  readonly imageMinSizeRatio: number | null
+  readonly processing: ProcessingRecord
+  readonly createdAt: Timestamp
+  readonly updatedAt: Timestamp
+}
+
+export type KbObjectRecord = FolderRecord | DocumentRecord
+
+export interface ListQuery {
+  /** Folder path ending in `/`; `/` is the root. */
+  readonly folder: string
+  /** Whole subtree depth-first by path, instead of the folder's direct children. */
+  readonly recursive: boolean
+  /** Case-insensitive substring of the entry's name. */
+  readonly search: string | undefined
+  readonly offset: number
+  readonly limit: number
+}
+
+export interface KnowledgeBaseRepository {
+  insertFolder(folder: FolderRecord): Promise<void>
+  insertDocument(document: DocumentRecord): Promise<void>
+  findById(companyId: string, id: string): Promise<KbObjectRecord | undefined>
+  findByName(companyId: string, objectName: string): Promise<KbObjectRecord | undefined>
+  /** Direct children (folders first, then files, by name ignoring case) or the subtree by path. */
+  list(companyId: string, query: ListQuery): Promise<KbObjectRecord[]>
+  /** Replaces the stored document with `document` (same id and company). */
+  replaceDocument(document: DocumentRecord): Promise<void>
+  /** Every document at or below a folder path (or all, for `/`). */
+  documentsUnder(companyId: string, folder: string): Promise<DocumentRecord[]>
+  /** Deletes an entry; for a folder, everything below it too. Returns the documents removed. */
+  deleteSubtree(companyId: string, objectName: string): Promise<DocumentRecord[]>
+  /** Sum of the sizes of all documents of the company, in bytes. */
+  storedBytes(companyId: string): Promise<number>
+  countByState(companyId: string): Promise<Record<EmbeddingState, number>>
+}

@@ -1,0 +1,159 @@
+/**
+ * Row types of every table, shared by both dialects. Booleans are stored as 0/1 integers and
+ * JSON as text, so both stores return identical values; timestamps are fixed-width ISO text.
+ */
+export interface CompaniesTable {
+  id: string
+  name: string
+  idp_id: string
+  default_bot_id: string
+  license_type: string
+  license_expiration: string
+  kb_max_bytes: number
+  questions_max: number
+  questions_used: number
+  created_at: string
+  updated_at: string
+}
+
+export interface ApiClientsTable {
+  id: string
+  company_id: string
+  app_name: string
+  client_id: string
+  secret_hash: string
+  secret_version: number
+  disabled: number
+  created_at: string
+  updated_at: string
+}
+
+export interface AccessTokensTable {
+  token_hash: string
+  api_client_id: string
+  company_id: string
+  secret_version: number
+  expires_at: string
+  created_at: string
+}
+
+export interface BotsTable {
+  id: string
+  company_id: string
+  label: string
+  description: string
+  prompt_name: string
+  prompt_text: string
+  auto_document_selector: string
+  manual_filters: number
+  data_scientist_mode: number
+  icon_name: string
+  icon_type: string
+  locale: string
+  filter_paths: string
+  filter_tags: string
+  default_documents: string
+  default_auto_documents: string
+  created_at: string
+  updated_at: string
+}
+
+export interface ChatsTable {
+  id: string
+  company_id: string
+  title: string
+  bot_id: string
+  archived: number
+  created_at: string
+  updated_at: string
+}
+
+export interface ChatMembersTable {
+  chat_id: string
+  company_id: string
+  member: string
+}
+
+export interface KbObjectsTable {
+  id: string
+  company_id: string
+  object_name: string
+  parent_path: string
+  name: string
+  sort_key: string
+  is_folder: number
+  size: number | null
+  mime_type: string | null
+  sha256: string | null
+  blob_key: string | null
+  description: string
+  description_type: string
+  document_type: string | null
+  loader_type: string | null
+  auto_description: number
+  csv_delimiter: string | null
+  image_min_size_ratio: number | null
+  embedding_state: string | null
+  error_details: string
+  chunk_count: number
+  doc_pages_count: number
+  processing_started_at: string | null
+  processing_ended_at: string | null
+  processing_duration: number | null
+  progress_done: number
+  progress_total: number
+  created_at: string
+  updated_at: string
+}
+
+export interface TagsTable {
+  id: string
+  company_id: string
+  name: string
+  name_key: string
+  created_at: string
+  updated_at: string
+}
+
+export interface DocumentTagsTable {
+  document_id: string
+  tag_id: string
+  company_id: string
+}
+
+export interface JobsTable {
+  id: string
+  company_id: string
+  kind: string
+  subject_id: string
+  payload: string
+  state: string
+  attempts: number
+  max_attempts: number
+  run_after: string
+  lease_owner: string | null
+  lease_expires_at: string | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface BlobChunksTable {
+  blob_key: string
+  seq: number
+  data: Uint8Array
+}
+
+export interface Database {
+  companies: CompaniesTable
+  api_clients: ApiClientsTable
+  access_tokens: AccessTokensTable
+  bots: BotsTable
+  chats: ChatsTable
+  chat_members: ChatMembersTable
+  kb_objects: KbObjectsTable
+  tags: TagsTable
+  document_tags: DocumentTagsTable
+  jobs: JobsTable
+  blob_chunks: BlobChunksTable
+}
