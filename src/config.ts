@@ -18,6 +18,8 @@ export interface Config {
   /** Grace period for in-flight requests at shutdown, in milliseconds. */
   readonly shutdownGraceMs: number
   readonly pgPoolSize: number
+  /** Token requests allowed per client address per minute; 0 turns the limit off. */
+  readonly tokenRateLimitPerMinute: number
 }
 
 /** A bad configuration value; the message names the variable and what it accepts. */
@@ -40,6 +42,7 @@ const KNOWN_VARIABLES = new Set([
   'LANTERN_LOG_LEVEL',
   'LANTERN_SHUTDOWN_GRACE_MS',
   'LANTERN_PG_POOL_SIZE',
+  'LANTERN_TOKEN_RATE_LIMIT',
 ])
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -102,6 +105,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: logLevel as Config['logLevel'],
     shutdownGraceMs: integer(env, 'LANTERN_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     pgPoolSize: integer(env, 'LANTERN_PG_POOL_SIZE', 10, 1, 200),
+    tokenRateLimitPerMinute: integer(env, 'LANTERN_TOKEN_RATE_LIMIT', 60, 0, 1_000_000),
     ...overrides,
   }
   return Object.freeze(config)

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
@@ -49,6 +50,12 @@ export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): P
     }
   })
   registerMetrics(app)
+  // Limits are opted into per route (the token endpoint), keyed by client address.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', `too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
+  })
 
   await app.register(swagger, {
     openapi: {

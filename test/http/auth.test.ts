@@ -93,6 +93,19 @@ describe.each(storeModes())('%s: authentication and company', (mode) => {
       expectProblem(res, 415, 'unsupported_media_type')
     })
 
+    it('limits token requests per client address with 429 rate_limited and Retry-After', async () => {
+      const limited = await startTestApp(mode, { config: { tokenRateLimitPerMinute: 3 } })
+      try {
+        const body = { json: { app_name: 'a', client_id: 'b', client_secret: 'c' } }
+        for (let i = 0; i < 3; i++) expectProblem(await limited.request('POST', '/auth/token', body), 401, 'invalid_client')
+        const res = await limited.request('POST', '/auth/token', body)
+        expectProblem(res, 429, 'rate_limited')
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+      } finally {
+        await limited.close()
+      }
+    })
+
     it('ignores unknown body fields', async () => {
       const c = tenant.credentials
       const res = await t.request('POST', '/auth/token', {

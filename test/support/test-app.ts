@@ -50,6 +50,8 @@ export async function startTestApp(mode: StoreMode, options: TestAppOptions = {}
       port: 0,
       pgPoolSize: 4,
       logLevel: 'silent',
+      // Tests mint many tokens from one address; the limit has its own test.
+      tokenRateLimitPerMinute: 0,
       ...options.config,
     },
   )
