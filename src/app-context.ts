@@ -1,11 +1,19 @@
+import { join } from 'node:path'
 import type { Config } from './config.js'
 import { TokenService } from './domain/auth/tokens.js'
+import { BotService } from './domain/bots/bots.js'
+import { ChatService } from './domain/chats/chats.js'
 import { CompanyService } from './domain/companies/companies.js'
+import { KnowledgeBaseService } from './domain/knowledge-base/knowledge-base.js'
 import type { Services } from './domain/services.js'
+import { TagService } from './domain/tags/tags.js'
 import { type Clock, systemClock } from './lib/clock.js'
+import { DatabaseBlobStore } from './storage/blobs/database-blob-store.js'
+import { FileBlobStore } from './storage/blobs/file-blob-store.js'
 import { openDatabase } from './storage/database.js'
 import { createKyselyStore } from './storage/kysely/store.js'
 import { migrateToLatest } from './storage/migrate.js'
+import type { BlobStore } from './storage/ports/blobs.js'
 import type { Store } from './storage/store.js'
 
 /** The object graph shared by the HTTP server, the CLI and the tests. */
@@ -13,6 +21,8 @@ export interface AppContext {
   readonly config: Config
   readonly clock: Clock
   readonly store: Store
+  /** Original bytes of documents: files under the data dir, or rows in PostgreSQL. */
+  readonly blobs: BlobStore
   readonly services: Services
   close(): Promise<void>
 }
@@ -34,9 +44,17 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     throw error
   }
   const store = createKyselyStore(handle)
+  const blobs: BlobStore = config.databaseUrl
+    ? new DatabaseBlobStore(handle.db)
+    : new FileBlobStore(join(config.dataDir, 'blobs'))
+  const bots = new BotService({ store, clock })
   const services: Services = {
     tokens: new TokenService({ store, clock, tokenTtlSeconds: config.tokenTtlSeconds }),
     companies: new CompanyService({ store, clock }),
+    knowledgeBase: new KnowledgeBaseService({ store, blobs, clock }),
+    tags: new TagService({ store, clock }),
+    bots,
+    chats: new ChatService({ store, clock, bots }),
   }
-  return { config, clock, store, services, close: () => store.close() }
+  return { config, clock, store, blobs, services, close: () => store.close() }
 }

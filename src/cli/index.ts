@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import { loadConfig } from '../config.js'
 import { AppError } from '../domain/errors.js'
-import { ADMIN_USAGE, runAdmin } from './commands/admin.js'
-import { runServe } from './commands/serve.js'
 import { EXIT, exitCodeOf, UsageError } from './exit-codes.js'
+import { ADMIN_USAGE } from './usage.js'
 
 const USAGE = `usage: lantern <command>
 
@@ -15,10 +14,17 @@ ${ADMIN_USAGE}`
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv
   switch (command) {
-    case 'serve':
-      return runServe(loadConfig())
-    case 'admin':
-      return runAdmin(loadConfig(), rest, (text) => process.stdout.write(`${text}\n`))
+    // Commands load their modules on demand: an admin call need not load the HTTP stack.
+    case 'serve': {
+      const config = loadConfig()
+      const { runServe } = await import('./commands/serve.js')
+      return runServe(config)
+    }
+    case 'admin': {
+      const config = loadConfig()
+      const { runAdmin } = await import('./commands/admin.js')
+      return runAdmin(config, rest, (text) => process.stdout.write(`${text}\n`))
+    }
     case undefined:
     case 'help':
     case '--help':

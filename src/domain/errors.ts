@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'not_found',
   'already_exists',
   'default_bot_protected',
+  'tag_in_use',
   'payload_too_large',
   'knowledge_base_full',
   'unsupported_media_type',

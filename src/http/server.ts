@@ -28,7 +28,8 @@ export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): P
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: ctx.config.maxJsonBodyBytes,
-    requestIdHeader: 'x-request-id',
+    // The id comes from genReqId alone, which accepts a caller's x-request-id only when well-formed.
+    requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
@@ -44,7 +45,7 @@ export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): P
   registerErrorHandling(app)
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
-    if (state.closing) {
+    if (state.closing && !request.routeOptions.config.answersWhileClosing) {
       reply.header('Connection', 'close')
       return sendProblem(reply, new AppError('shutting_down', 'the service is shutting down; retry shortly'))
     }
@@ -90,5 +91,9 @@ export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): P
 declare module 'fastify' {
   interface FastifyInstance {
     lanternState: ServerState
+  }
+  interface FastifyContextConfig {
+    /** The route reports shutdown itself (readiness) instead of the generic 503 problem. */
+    answersWhileClosing?: boolean
   }
 }

@@ -19,7 +19,7 @@ export interface ApiResponse<T = any> {
 export interface RequestOptions {
   token?: string
   json?: unknown
-  body?: BodyInit
+  body?: RequestInit['body']
   headers?: Record<string, string>
 }
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { buildAppContext } from '../../app-context.js'
+import { type AppContext, buildAppContext } from '../../app-context.js'
 import type { Config } from '../../config.js'
 import type { ClientCredentials, CompanyUpdate, NewCompany } from '../../domain/companies/companies.js'
 import { endOfDay } from '../../lib/clock.js'
@@ -8,21 +8,7 @@ import { openDatabase } from '../../storage/database.js'
 import { migrateToLatest } from '../../storage/migrate.js'
 import type { CompanyRecord } from '../../storage/ports/companies.js'
 import { UsageError } from '../exit-codes.js'
-
-export const ADMIN_USAGE = `lantern admin <command>
-
-  migrate                                   apply pending database migrations
-  company create --name N [--app-name A] [--idp-id I] [--license-type T] [--kb-max 10GB]
-                 [--questions-max N] [--expires YYYY-MM-DD] [--json]
-  company list [--json]
-  company update --id ID [--name N] [--idp-id I] [--license-type T] [--kb-max 10GB]
-                 [--questions-max N] [--expires YYYY-MM-DD] [--json]
-  client create --company ID [--app-name A] [--json]
-  client list --company ID [--json]
-  client rotate --client-id C [--json]      new secret; tokens of the old one die at once
-  client disable --client-id C              the client and its tokens stop working
-
-Uses the same environment as the server (LANTERN_DATA_DIR, LANTERN_DATABASE_URL).`
+import { ADMIN_USAGE } from '../usage.js'
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -111,11 +97,76 @@ function showCredentials(print: Print, json: boolean, credentials: ClientCredent
   )
 }
 
+type CompanyCommand = (ctx: AppContext) => Promise<void>
+
+/**
+ * Checks the arguments of a `company …`/`client …` command and returns what it will do, so a bad
+ * command line is reported before the store is opened.
+ */
+function prepare(command: string, values: Values, print: Print): CompanyCommand {
+  const json = values.json
+  switch (command) {
+    case 'company create': {
+      const input: NewCompany = {
+        ...licenceOptions(values),
+        name: required(values, 'name'),
+        appName: values['app-name'],
+      }
+      return async (ctx) => showCredentials(print, json, (await ctx.services.companies.create(input)).credentials)
+    }
+    case 'company list':
+      return async (ctx) => {
+        const list = (await ctx.services.companies.list()).map(companyLine)
+        show(print, json, list, list.map((c) => `${c.company_id}  ${c.name}  ${c.license_type}`).join('\n'))
+      }
+    case 'company update': {
+      const id = required(values, 'id')
+      const changes = licenceOptions(values)
+      return async (ctx) => {
+        const updated = companyLine(await ctx.services.companies.update(id, changes))
+        show(print, json, updated, `updated ${updated.company_id}`)
+      }
+    }
+    case 'client create': {
+      const companyId = required(values, 'company')
+      return async (ctx) =>
+        showCredentials(print, json, await ctx.services.companies.createClient(companyId, values['app-name']))
+    }
+    case 'client list': {
+      const companyId = required(values, 'company')
+      return async (ctx) => {
+        const list = (await ctx.services.companies.listClients(companyId)).map((c) => ({
+          client_id: c.clientId,
+          app_name: c.appName,
+          disabled: c.disabled,
+          created_at: c.createdAt,
+        }))
+        const human = list.map((c) => `${c.client_id}  ${c.app_name}${c.disabled ? '  (disabled)' : ''}`).join('\n')
+        show(print, json, list, human)
+      }
+    }
+    case 'client rotate': {
+      const clientId = required(values, 'client-id')
+      return async (ctx) => showCredentials(print, json, await ctx.services.companies.rotateSecret(clientId))
+    }
+    case 'client disable': {
+      const clientId = required(values, 'client-id')
+      return async (ctx) => {
+        await ctx.services.companies.disableClient(clientId)
+        show(print, json, { client_id: clientId, disabled: true }, `disabled ${clientId}`)
+      }
+    }
+    default:
+      throw new UsageError(ADMIN_USAGE)
+  }
+}
+
 /** `lantern admin …`: provisioning against the configured store. */
 export async function runAdmin(config: Config, argv: readonly string[], print: Print): Promise<void> {
   const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
-  const [group, action] = positionals
-  if (group === 'migrate') {
+  const [group, action, extra] = positionals
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"\n\n${ADMIN_USAGE}`)
+  if (group === 'migrate' && action === undefined) {
     const handle = openDatabase(config)
     try {
       const applied = await migrateToLatest(handle.db, handle.dialect)
@@ -125,69 +176,11 @@ export async function runAdmin(config: Config, argv: readonly string[], print: P
     }
     return
   }
-  if (group !== 'company' && group !== 'client') throw new UsageError(ADMIN_USAGE)
-
+  const run = prepare(`${group ?? ''} ${action ?? ''}`, values, print)
   // Embedded SQLite has no separate migrate step; PostgreSQL must have been migrated already.
   const ctx = await buildAppContext(config, { migrate: !config.databaseUrl })
   try {
-    const companies = ctx.services.companies
-    const command = `${group} ${action ?? ''}`
-    switch (command) {
-      case 'company create': {
-        const input: NewCompany = {
-          ...licenceOptions(values),
-          name: required(values, 'name'),
-          appName: values['app-name'],
-        }
-        showCredentials(print, values.json, (await companies.create(input)).credentials)
-        return
-      }
-      case 'company list': {
-        const list = (await companies.list()).map(companyLine)
-        show(print, values.json, list, list.map((c) => `${c.company_id}  ${c.name}  ${c.license_type}`).join('\n'))
-        return
-      }
-      case 'company update': {
-        const updated = companyLine(await companies.update(required(values, 'id'), licenceOptions(values)))
-        show(print, values.json, updated, `updated ${updated.company_id}`)
-        return
-      }
-      case 'client create': {
-        showCredentials(
-          print,
-          values.json,
-          await companies.createClient(required(values, 'company'), values['app-name']),
-        )
-        return
-      }
-      case 'client list': {
-        const list = (await companies.listClients(required(values, 'company'))).map((c) => ({
-          client_id: c.clientId,
-          app_name: c.appName,
-          disabled: c.disabled,
-          created_at: c.createdAt,
-        }))
-        show(
-          print,
-          values.json,
-          list,
-          list.map((c) => `${c.client_id}  ${c.app_name}${c.disabled ? '  (disabled)' : ''}`).join('\n'),
-        )
-        return
-      }
-      case 'client rotate': {
-        showCredentials(print, values.json, await companies.rotateSecret(required(values, 'client-id')))
-        return
-      }
-      case 'client disable': {
-        const clientId = required(values, 'client-id')
-        await companies.disableClient(clientId)
-        show(print, values.json, { client_id: clientId, disabled: true }, `disabled ${clientId}`)
-        return
-      }
-      default:
-        throw new UsageError(ADMIN_USAGE)
-    }
+    await run(ctx)
   } finally {
     await ctx.close()
   }

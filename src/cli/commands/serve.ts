@@ -48,7 +48,7 @@ export async function runServe(config: Config): Promise<void> {
   const app = await buildServer(ctx, logger)
   const workerId = `api-${newId()}`
   const address = await app.listen({ host: config.host, port: config.port })
-  logger.info({ address, store: ctx.store.dialect, dataDir: config.dataDir }, 'lantern is listening')
+  logger.info({ address, store: ctx.store.dialect, dataDir: config.dataDir, workerId }, 'lantern is listening')
   if (embedded) await announceFirstCompany(ctx, logger, address)
 
   let stopping = false
@@ -68,6 +68,12 @@ export async function runServe(config: Config): Promise<void> {
     await ctx.close()
     logger.info('stopped')
   }
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-  process.once('SIGINT', () => void stop('SIGINT'))
+  const stopOn = (signal: string) => {
+    stop(signal).catch((error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed')
+      process.exitCode = 1
+    })
+  }
+  process.once('SIGTERM', () => stopOn('SIGTERM'))
+  process.once('SIGINT', () => stopOn('SIGINT'))
 }

@@ -17,6 +17,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   already_exists: 409,
   default_bot_protected: 409,
+  tag_in_use: 409,
   payload_too_large: 413,
   knowledge_base_full: 413,
   unsupported_media_type: 415,

@@ -1,10 +1,13 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Dialect } from '../dialect.js'
 
 /** Companies, clients, tokens, bots, chats, the knowledge-base tree, tags, jobs and blobs. */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const float = dialect === 'postgres' ? 'double precision' : 'real'
   const bytes = dialect === 'postgres' ? 'bytea' : 'blob'
+  // Paths and sort keys compare byte-wise on both engines (SQLite's BINARY is already that), so
+  // listings order identically and prefix ranges can use the indexes whatever the server locale.
+  const bytewise = dialect === 'postgres' ? sql`text collate "C"` : 'text'
 
   await db.schema
     .createTable('companies')
@@ -95,10 +98,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .createTable('kb_objects')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('object_name', 'text', (c) => c.notNull())
-    .addColumn('parent_path', 'text', (c) => c.notNull())
+    .addColumn('object_name', bytewise, (c) => c.notNull())
+    .addColumn('parent_path', bytewise, (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('sort_key', 'text', (c) => c.notNull())
+    .addColumn('sort_key', bytewise, (c) => c.notNull())
     .addColumn('is_folder', 'integer', (c) => c.notNull())
     .addColumn('size', 'bigint')
     .addColumn('mime_type', 'text')
@@ -135,7 +138,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('name_key', 'text', (c) => c.notNull())
+    .addColumn('name_key', bytewise, (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('tags_company_name', ['company_id', 'name_key'])

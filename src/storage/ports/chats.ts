@@ -14,6 +14,7 @@ export interface ChatRecord {
 }
 
 export interface ChatsRepository {
+  /** Inserts the chat and its members; run it in a transaction so neither exists without the other. */
   insert(chat: ChatRecord): Promise<void>
   /** The chat if it belongs to the company and `member` is one of its members. */
   findVisible(companyId: string, member: string, id: string): Promise<ChatRecord | undefined>

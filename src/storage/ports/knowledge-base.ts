@@ -64,10 +64,16 @@ export interface ListQuery {
 }
 
 export interface KnowledgeBaseRepository {
+  /** Throws already_exists when the path is taken. */
   insertFolder(folder: FolderRecord): Promise<void>
+  /** Inserts the folder unless its path exists already (a concurrent mkdir is not an error); true when inserted. */
+  insertFolderIfMissing(folder: FolderRecord): Promise<boolean>
+  /** Throws already_exists when the path is taken. */
   insertDocument(document: DocumentRecord): Promise<void>
   findById(companyId: string, id: string): Promise<KbObjectRecord | undefined>
   findByName(companyId: string, objectName: string): Promise<KbObjectRecord | undefined>
+  /** The entries among `objectNames` that exist, in no particular order. */
+  findByNames(companyId: string, objectNames: readonly string[]): Promise<KbObjectRecord[]>
   /** Direct children (folders first, then files, by name ignoring case) or the subtree by path. */
   list(companyId: string, query: ListQuery): Promise<KbObjectRecord[]>
   /** Replaces the stored document with `document` (same id and company). */

@@ -23,7 +23,7 @@ export function registerOperationRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get(
     '/ready',
     {
-      config: PUBLIC,
+      config: { ...PUBLIC, answersWhileClosing: true },
       schema: {
         summary: 'Readiness: the store answers and the process is not shutting down',
         tags: ['operations'],
@@ -35,7 +35,12 @@ export function registerOperationRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     },
     async (_request, reply) => {
-      if (app.lanternState.closing) return reply.status(503).send({ status: 'shutting_down', store: ctx.store.dialect })
+      if (app.lanternState.closing) {
+        return reply
+          .header('Connection', 'close')
+          .status(503)
+          .send({ status: 'shutting_down', store: ctx.store.dialect })
+      }
       try {
         await ctx.store.ping()
         return { status: 'ready', store: ctx.store.dialect }

@@ -1,5 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../../../app-context.js'
+import { createTagRoute } from './create-tag.js'
+import { deleteTagRoute } from './delete-tag.js'
+import { listTagsRoute } from './list-tags.js'
+import { updateTagRoute } from './update-tag.js'
 
-/** Skeleton: the helper building this resource replaces this file. */
-export function registerTagRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+/** Endpoints 19–21 and the DELETE extension: the company's tags. */
+export function registerTagRoutes(app: FastifyInstance, ctx: AppContext): void {
+  listTagsRoute(app, ctx)
+  createTagRoute(app, ctx)
+  updateTagRoute(app, ctx)
+  deleteTagRoute(app, ctx)
+}

@@ -1,0 +1,198 @@
+import type { Readable } from 'node:stream'
+import type { Clock } from '../../lib/clock.js'
+import type { BlobStore } from '../../storage/ports/blobs.js'
+import type { CsvDelimiter, DocumentRecord, KbObjectRecord, LoaderType } from '../../storage/ports/knowledge-base.js'
+import type { Store } from '../../storage/store.js'
+import { AppError, errors } from '../errors.js'
+import type { Principal } from '../principal.js'
+import { resolveTagIds } from '../tags/tags.js'
+import { forgetDocumentsInBots } from './bot-references.js'
+import { enqueueIngest, pendingProcessing } from './documents.js'
+import { normalizeFolderPath } from './paths.js'
+import { assertPlaceable, ensureFolder } from './tree.js'
+import { type UploadRequest, uploadDocument } from './uploads.js'
+
+/** An entry with the ids of its tags (always empty for folders), ordered by tag name. */
+export interface KbEntry {
+  readonly object: KbObjectRecord
+  readonly tags: readonly string[]
+}
+
+export interface KbListRequest {
+  /** Folder as sent; `/` is the root. */
+  readonly path: string
+  readonly recursive: boolean
+  readonly search?: string | undefined
+  readonly offset: number
+  readonly limit: number
+}
+
+/** Endpoint 16's fields; absent ones are left as they are. */
+export interface MetadataChanges {
+  readonly loaderType?: LoaderType
+  readonly autoDescription?: boolean
+  readonly description?: string
+  readonly csvDelimiter?: CsvDelimiter
+  readonly imageMinSizeRatio?: number
+  readonly tags?: readonly string[]
+}
+
+export interface KnowledgeBaseServiceDeps {
+  readonly store: Store
+  readonly blobs: BlobStore
+  readonly clock: Clock
+}
+
+function notAFile(id: string): AppError {
+  return new AppError('not_a_file', `${id} is a folder, not a document`)
+}
+
+/** The company's tree of folders and documents, their metadata and their original bytes. */
+export class KnowledgeBaseService {
+  constructor(private readonly deps: KnowledgeBaseServiceDeps) {}
+
+  /**
+   * The direct children of a folder (folders first, then files, by name ignoring case), or with
+   * `recursive` its whole subtree depth-first by path; `search` keeps entries whose name contains
+   * it ignoring case. A folder that does not exist is not_found; `/` always exists.
+   */
+  async list(principal: Principal, request: KbListRequest): Promise<KbEntry[]> {
+    const companyId = principal.companyId
+    const folder = normalizeFolderPath(request.path, 'querystring/path')
+    if (folder !== '/') {
+      const object = await this.deps.store.knowledgeBase.findByName(companyId, folder)
+      if (object?.kind !== 'folder') throw errors.notFound('folder', folder)
+    }
+    const objects = await this.deps.store.knowledgeBase.list(companyId, {
+      folder,
+      recursive: request.recursive,
+      search: request.search || undefined,
+      offset: request.offset,
+      limit: request.limit,
+    })
+    return this.withTags(companyId, objects)
+  }
+
+  async get(principal: Principal, id: string): Promise<KbEntry> {
+    const object = await this.require(principal.companyId, id)
+    const [entry] = await this.withTags(principal.companyId, [object])
+    return entry ?? { object, tags: [] }
+  }
+
+  /** Endpoint 13; see uploadDocument. */
+  async upload(principal: Principal, request: UploadRequest): Promise<{ id: string; created: boolean }> {
+    return uploadDocument(this.deps, principal, request)
+  }
+
+  /** mkdir -p: creates the folder and its missing parents; `created` is false when it existed. */
+  async createFolder(principal: Principal, path: string): Promise<{ id: string; created: boolean }> {
+    const companyId = principal.companyId
+    const folder = normalizeFolderPath(path, 'body/path')
+    if (folder === '/') throw errors.invalidPath('body/path', 'the root folder always exists and cannot be created')
+    return this.deps.store.transaction(async (tx) => {
+      await assertPlaceable(tx, companyId, folder)
+      return ensureFolder(tx, companyId, folder, this.deps.clock.now())
+    })
+  }
+
+  /**
+   * Edits a document's options and tags. A new description makes it `manual`; auto_description
+   * true makes it `ai` again. A change of loader type, CSV delimiter or image ratio, or a request
+   * for a generated description, sends the document back to PENDING with a new ingest job.
+   */
+  async updateMetadata(principal: Principal, id: string, changes: MetadataChanges): Promise<{ id: string }> {
+    const companyId = principal.companyId
+    const { store, clock } = this.deps
+    const object = await this.require(companyId, id)
+    if (object.kind !== 'document') throw notAFile(id)
+    const tagIds = changes.tags && (await resolveTagIds(store, companyId, changes.tags, 'body/tags'))
+    await store.transaction(async (tx) => {
+      const current = await tx.knowledgeBase.findById(companyId, id)
+      if (!current) throw errors.notFound('document', id)
+      if (current.kind !== 'document') throw notAFile(id)
+      const now = clock.now()
+      const next = applyChanges(current, changes)
+      const reprocess =
+        next.loaderType !== current.loaderType ||
+        next.csvDelimiter !== current.csvDelimiter ||
+        next.imageMinSizeRatio !== current.imageMinSizeRatio ||
+        changes.autoDescription === true
+      await tx.knowledgeBase.replaceDocument({
+        ...next,
+        processing: reprocess ? pendingProcessing() : current.processing,
+        updatedAt: now,
+      })
+      if (tagIds) await tx.tags.setDocumentTags(companyId, id, tagIds)
+      if (reprocess) await enqueueIngest(tx, companyId, id, now)
+    })
+    return { id }
+  }
+
+  /**
+   * Deletes a document, or a folder with everything below it. Rows, tag links, queued ingest jobs
+   * and bots' references to the deleted files go in one transaction; the blobs right after it.
+   */
+  async delete(principal: Principal, id: string): Promise<void> {
+    const companyId = principal.companyId
+    const object = await this.require(companyId, id)
+    const removed = await this.deps.store.transaction(async (tx) => {
+      const now = this.deps.clock.now()
+      const documents = await tx.knowledgeBase.deleteSubtree(companyId, object.objectName)
+      for (const document of documents) await tx.jobs.cancelQueued(companyId, document.id, now)
+      await forgetDocumentsInBots(
+        tx,
+        companyId,
+        documents.map((document) => document.objectName),
+        now,
+      )
+      return documents
+    })
+    // A failed removal leaves unreferenced bytes only; the documents are gone either way.
+    await Promise.allSettled(removed.map((document) => this.deps.blobs.delete(document.blobKey)))
+  }
+
+  /** The original bytes of a document with what a download needs to describe them. */
+  async openFile(principal: Principal, id: string): Promise<{ document: DocumentRecord; content: Readable }> {
+    const object = await this.require(principal.companyId, id)
+    if (object.kind !== 'document') throw notAFile(id)
+    const content = await this.deps.blobs.open(object.blobKey)
+    if (!content) throw errors.internal(new Error(`blob ${object.blobKey} of document ${id} is missing`))
+    return { document: object, content }
+  }
+
+  private async require(companyId: string, id: string): Promise<KbObjectRecord> {
+    const object = await this.deps.store.knowledgeBase.findById(companyId, id)
+    if (!object) throw errors.notFound('knowledge-base object', id)
+    return object
+  }
+
+  private async withTags(companyId: string, objects: readonly KbObjectRecord[]): Promise<KbEntry[]> {
+    const documentIds = objects.filter((object) => object.kind === 'document').map((object) => object.id)
+    const tags = await this.deps.store.tags.tagIdsOf(companyId, documentIds)
+    return objects.map((object) => ({ object, tags: tags.get(object.id) ?? [] }))
+  }
+}
+
+function applyChanges(document: DocumentRecord, changes: MetadataChanges): DocumentRecord {
+  let { description, descriptionType, autoDescription } = document
+  if (changes.description !== undefined) {
+    description = changes.description
+    descriptionType = 'manual'
+    autoDescription = false
+  }
+  if (changes.autoDescription === true) {
+    descriptionType = 'ai'
+    autoDescription = true
+  } else if (changes.autoDescription === false) {
+    autoDescription = false
+  }
+  return {
+    ...document,
+    loaderType: changes.loaderType ?? document.loaderType,
+    csvDelimiter: changes.csvDelimiter ?? document.csvDelimiter,
+    imageMinSizeRatio: changes.imageMinSizeRatio ?? document.imageMinSizeRatio,
+    description,
+    descriptionType,
+    autoDescription,
+  }
+}

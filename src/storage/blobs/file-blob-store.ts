@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, open, rename, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { assertBlobKey, type BlobStore } from '../ports/blobs.js'
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT'
+}
+
+/** Makes a rename durable: the directory entry itself must reach the disk. */
+async function syncDirectory(path: string): Promise<void> {
+  try {
+    const handle = await open(path, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    // Some platforms cannot open or fsync a directory; the file's own fsync is the best they offer.
+  }
+}
+
+/**
+ * Blobs as files under `root` (embedded mode). A blob is written to a temporary file beside its
+ * final place, fsynced, then renamed, so a crash never leaves a partial file under a key.
+ */
+export class FileBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    assertBlobKey(key)
+    return join(this.root, ...key.split('/'))
+  }
+
+  async put(key: string, source: AsyncIterable<Uint8Array>): Promise<number> {
+    const target = this.pathOf(key)
+    await mkdir(dirname(target), { recursive: true })
+    const temp = `${target}.${randomUUID()}.tmp`
+    const handle = await open(temp, 'wx', 0o600)
+    let bytes = 0
+    try {
+      for await (const chunk of source) {
+        let offset = 0
+        while (offset < chunk.length) {
+          const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset)
+          offset += bytesWritten
+        }
+        bytes += chunk.length
+      }
+      await handle.sync()
+    } catch (error) {
+      await handle.close()
+      await rm(temp, { force: true })
+      throw error
+    }
+    await handle.close()
+    try {
+      await rename(temp, target)
+    } catch (error) {
+      await rm(temp, { force: true })
+      throw error
+    }
+    await syncDirectory(dirname(target))
+    return bytes
+  }
+
+  async open(key: string): Promise<Readable | undefined> {
+    try {
+      const handle = await open(this.pathOf(key), 'r')
+      return handle.createReadStream()
+    } catch (error) {
+      if (isMissing(error)) return undefined
+      throw error
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true })
+  }
+}
