@@ -41,7 +41,9 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof AppError || error instanceof UsageError || error instanceof Error ? error.message : String(error)
   const code = exitCodeOf(error)
   process.stderr.write(`lantern: ${message}\n`)
-  if (code === EXIT.failure && !(error instanceof AppError) && error instanceof Error && error.stack) {
+  // A system error (port in use, permission denied) says all in its message; anything else is a bug.
+  const systemError = typeof (error as { syscall?: unknown } | null)?.syscall === 'string'
+  if (code === EXIT.failure && !systemError && !(error instanceof AppError) && error instanceof Error && error.stack) {
     process.stderr.write(`${error.stack}\n`)
   }
   process.exitCode = code

@@ -54,7 +54,6 @@ const NOT_YET_BUILT = new Set<string>([
   'POST /chat/{chat_id}/messages',
   'GET /chat/{chat_id}/messages',
   'POST /chat/{chat_id}/messages/export',
-  `GET ${KB}/{object_id}/chunks`,
   `POST ${KB}/search`,
 ])
 
@@ -101,7 +100,8 @@ describe('OpenAPI document and API docs', () => {
     if (missing.length > 0) console.log(`[lantern] operations missing from openapi.json:\n  ${missing.join('\n  ')}`)
     expect(missing.filter((key) => !NOT_YET_BUILT.has(key))).toEqual([])
     // A pending operation that now exists must leave the pending list.
-    expect([...NOT_YET_BUILT].filter((key) => operations.has(key))).toEqual([])
+    const built = [...NOT_YET_BUILT].filter((key) => operations.has(key))
+    expect(built, 'these exist now: remove them from NOT_YET_BUILT in test/http/openapi.test.ts').toEqual([])
   })
 
   it('documents no operation beyond the specification and the listed extensions', () => {
@@ -135,7 +135,10 @@ describe('OpenAPI document and API docs', () => {
       expect(operation.tags?.length, key).toBeGreaterThan(0)
       if (OPERATIONS_ENDPOINTS.includes(key)) continue
       const statuses = Object.keys(operation.responses)
-      expect(statuses.some((s) => /^2\d\d$/.test(s)), key).toBe(true)
+      expect(
+        statuses.some((s) => /^2\d\d$/.test(s)),
+        key,
+      ).toBe(true)
       for (const range of ['4XX', '5XX']) {
         const content: Record<string, any> = operation.responses[range]?.content ?? {}
         const ref = Object.values(content)[0]?.schema?.$ref

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import pino, { type Logger } from 'pino'
 import { type AppContext, buildAppContext } from '../../app-context.js'
 import type { Config } from '../../config.js'
@@ -32,8 +33,11 @@ async function announceFirstCompany(ctx: AppContext, logger: Logger, baseUrl: st
   const content = { ...credentialsJson(credentials), base_url: `${baseUrl}/apif/v2` }
   await writeFile(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 })
   logger.info({ file }, 'created company "Default"; its credentials are shown once below and saved to the file')
-  process.stdout.write(`\nFirst start: company "Default" created. API credentials (also in ${file}):\n`)
-  process.stdout.write(`${JSON.stringify(content, null, 2)}\n\n`)
+  // One write: pino writes to the same descriptor on its own schedule and must not split the banner.
+  process.stdout.write(
+    `\nFirst start: company "Default" created. API credentials (also in ${file}):\n` +
+      `${JSON.stringify(content, null, 2)}\n\n`,
+  )
 }
 
 /**
@@ -45,11 +49,9 @@ export async function runServe(config: Config): Promise<void> {
   const embedded = !config.databaseUrl
   if (!embedded) await assertMigrated(config)
   const ctx = await buildAppContext(config, { migrate: embedded })
-  const app = await buildServer(ctx, logger)
+  let app: FastifyInstance | undefined
+  let started: Promise<void> | undefined
   const workerId = `api-${newId()}`
-  const address = await app.listen({ host: config.host, port: config.port })
-  logger.info({ address, store: ctx.store.dialect, dataDir: config.dataDir, workerId }, 'lantern is listening')
-  if (embedded) await announceFirstCompany(ctx, logger, address)
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -61,8 +63,12 @@ export async function runServe(config: Config): Promise<void> {
       process.exit(1)
     }, config.shutdownGraceMs)
     force.unref()
-    app.lanternState.closing = true
-    await app.close()
+    // A signal during start-up lets it finish first, so nothing is left half-done or listening.
+    await started?.catch(() => undefined)
+    if (app) {
+      app.lanternState.closing = true
+      await app.close()
+    }
     const released = await ctx.store.jobs.releaseLeases(workerId, ctx.clock.now())
     if (released > 0) logger.info({ released }, 'released job leases')
     await ctx.close()
@@ -74,6 +80,23 @@ export async function runServe(config: Config): Promise<void> {
       process.exitCode = 1
     })
   }
+  // Registered before listening, so a signal during start-up still shuts down cleanly.
   process.once('SIGTERM', () => stopOn('SIGTERM'))
   process.once('SIGINT', () => stopOn('SIGINT'))
+
+  try {
+    started = (async () => {
+      app = await buildServer(ctx, logger)
+      const address = await app.listen({ host: config.host, port: config.port })
+      logger.info({ address, store: ctx.store.dialect, dataDir: config.dataDir, workerId }, 'lantern is listening')
+      if (embedded) await announceFirstCompany(ctx, logger, address)
+    })()
+    await started
+  } catch (error) {
+    if (stopping) return
+    // An open pool would keep the process alive after the error is reported.
+    await app?.close()
+    await ctx.close()
+    throw error
+  }
 }

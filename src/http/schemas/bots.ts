@@ -101,21 +101,6 @@ function toFilters(filters: Static<typeof FiltersBody> | undefined): FiltersInpu
   }
 }
 
-/** The domain input of a create body. */
-export function toBotInput(body: Static<typeof BotCreateBody>): BotInput {
-  return {
-    label: body.label,
-    description: body.description,
-    prompt: body.prompt,
-    autoDocumentSelector: body.auto_document_selector,
-    manualFilters: body.manual_filters,
-    dataScientistMode: body.data_scientist_mode,
-    icon: body.icon,
-    locale: body.locale,
-    filters: toFilters(body.filters),
-  }
-}
-
 /** The domain changes of a patch body. */
 export function toBotChanges(body: Static<typeof BotPatchBody>): BotChanges {
   return {
@@ -129,4 +114,9 @@ export function toBotChanges(body: Static<typeof BotPatchBody>): BotChanges {
     locale: body.locale,
     filters: toFilters(body.filters),
   }
+}
+
+/** The domain input of a create body: the same mapping, with the required fields. */
+export function toBotInput(body: Static<typeof BotCreateBody>): BotInput {
+  return { ...toBotChanges(body), label: body.label, description: body.description, prompt: body.prompt }
 }
