@@ -141,7 +141,8 @@ describe('OpenAPI document and API docs', () => {
       ).toBe(true)
       for (const range of ['4XX', '5XX']) {
         const content: Record<string, any> = operation.responses[range]?.content ?? {}
-        const ref = Object.values(content)[0]?.schema?.$ref
+        expect({ key, range, types: Object.keys(content) }).toEqual({ key, range, types: ['application/problem+json'] })
+        const ref = content['application/problem+json']?.schema?.$ref
         expect({ key, range, ref }).toEqual({ key, range, ref: expect.stringMatching(/^#\/components\/schemas\//) })
       }
     }

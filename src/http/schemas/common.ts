@@ -13,11 +13,15 @@ export const Problem = Type.Object(
   { $id: 'Problem' },
 )
 
-const ProblemRef = Type.Unsafe<unknown>({ $ref: 'Problem#' })
+// Problems leave as application/problem+json (RFC 9457), so they are documented under that type.
+const ProblemResponse = {
+  description: 'Problem Details with a stable `code`',
+  content: { 'application/problem+json': { schema: Type.Unsafe<unknown>({ $ref: 'Problem#' }) } },
+}
 
 /** A route's success responses plus the problem responses every route can give. */
 export function responses<T extends Record<number, TSchema>>(success: T) {
-  return { ...success, '4xx': ProblemRef, '5xx': ProblemRef }
+  return { ...success, '4xx': ProblemResponse, '5xx': ProblemResponse }
 }
 
 /** Datetime as stored: `2026-11-22T09:05:03.123456`. */

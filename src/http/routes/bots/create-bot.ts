@@ -6,7 +6,7 @@ import { presentBot } from '../../presenters/bots.js'
 import { Bot, BotCreateBody, toBotInput } from '../../schemas/bots.js'
 import { BEARER, CompanyParams, responses } from '../../schemas/common.js'
 
-/** Endpoint 3: creates a bot; 200 with the bot, as clients of the original service expect. */
+/** Endpoint 3: creates a bot; 201 with the bot. */
 export function createBotRoute(app: FastifyInstance, ctx: AppContext): void {
   app.post(
     '/company/:company_id/bot',
