@@ -7,6 +7,9 @@ import { CompanyService } from './domain/companies/companies.js'
 import { KnowledgeBaseService } from './domain/knowledge-base/knowledge-base.js'
 import type { Services } from './domain/services.js'
 import { TagService } from './domain/tags/tags.js'
+import { IngestJobHandler, ingestSettings } from './ingestion/ingest-job.js'
+import type { JobLogger } from './jobs/handler.js'
+import { JobRunner } from './jobs/runner.js'
 import { type Clock, systemClock } from './lib/clock.js'
 import { DatabaseBlobStore } from './storage/blobs/database-blob-store.js'
 import { FileBlobStore } from './storage/blobs/file-blob-store.js'
@@ -24,7 +27,19 @@ export interface AppContext {
   /** Original bytes of documents: files under the data dir, or rows in PostgreSQL. */
   readonly blobs: BlobStore
   readonly services: Services
+  /**
+   * A runner for the durable jobs (ingestion) over this context's store; nothing runs until the
+   * caller starts it. `concurrency` defaults to LANTERN_WORKERS.
+   */
+  createJobRunner(options: JobRunnerFactoryOptions): JobRunner
   close(): Promise<void>
+}
+
+export interface JobRunnerFactoryOptions {
+  /** Unique per runner: `worker-<uuid>`, `api-<uuid>`. */
+  readonly owner: string
+  readonly concurrency?: number
+  readonly logger?: JobLogger
 }
 
 export interface BuildOptions {
@@ -56,5 +71,15 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     bots,
     chats: new ChatService({ store, clock, bots }),
   }
-  return { config, clock, store, blobs, services, close: () => store.close() }
+  const createJobRunner = (options: JobRunnerFactoryOptions): JobRunner =>
+    new JobRunner(
+      {
+        store,
+        clock,
+        logger: options.logger,
+        handlers: { ingest: new IngestJobHandler({ store, blobs, clock, settings: ingestSettings(config) }) },
+      },
+      { owner: options.owner, concurrency: options.concurrency ?? config.workers, leaseMs: config.jobLeaseMs },
+    )
+  return { config, clock, store, blobs, services, createJobRunner, close: () => store.close() }
 }

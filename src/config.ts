@@ -20,6 +20,23 @@ export interface Config {
   readonly pgPoolSize: number
   /** Token requests allowed per client address per minute; 0 turns the limit off. */
   readonly tokenRateLimitPerMinute: number
+  /** Tesseract language codes OCR reads with, e.g. `['eng', 'fra']`. */
+  readonly ocrLanguages: readonly OcrLanguage[]
+  /** How long a claimed job stays leased without a heartbeat, in milliseconds. */
+  readonly jobLeaseMs: number
+  /** Wall-clock budget for processing one document, in milliseconds. */
+  readonly docTimeBudgetMs: number
+  /** Heap limit of the thread that processes one document, in MiB. */
+  readonly docMemoryMb: number
+  /** Documents with more pages (slides, sheets) end in ERROR. */
+  readonly maxPages: number
+  /** Zip-based formats (docx, xlsx, pptx, odt…): most entries, total uncompressed bytes, compression ratio. */
+  readonly zipMaxEntries: number
+  readonly zipMaxBytes: number
+  readonly zipMaxRatio: number
+  /** Chunk size and overlap, in tokens (cl100k). */
+  readonly chunkTokens: number
+  readonly chunkOverlapTokens: number
 }
 
 /** A bad configuration value; the message names the variable and what it accepts. */
@@ -30,6 +47,10 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/** OCR languages whose data ships with Lantern (`@tesseract.js-data/<code>`). */
+export const OCR_LANGUAGES = ['eng', 'fra', 'deu', 'spa'] as const
+export type OcrLanguage = (typeof OCR_LANGUAGES)[number]
 
 /** Every LANTERN_* variable this build understands; any other one is most likely a typo. */
 const KNOWN_VARIABLES = new Set([
@@ -43,6 +64,20 @@ const KNOWN_VARIABLES = new Set([
   'LANTERN_SHUTDOWN_GRACE_MS',
   'LANTERN_PG_POOL_SIZE',
   'LANTERN_TOKEN_RATE_LIMIT',
+  'LANTERN_OCR_LANGS',
+  'LANTERN_JOB_LEASE_MS',
+  'LANTERN_DOC_TIME_BUDGET_MS',
+  'LANTERN_DOC_MEMORY_MB',
+  'LANTERN_MAX_PAGES',
+  'LANTERN_ZIP_MAX_ENTRIES',
+  'LANTERN_ZIP_MAX_BYTES',
+  'LANTERN_ZIP_MAX_RATIO',
+  'LANTERN_CHUNK_TOKENS',
+  'LANTERN_CHUNK_OVERLAP',
+  // Read by the API client commands (`lantern ingest`), not by the service.
+  'LANTERN_CLIENT_ID',
+  'LANTERN_CLIENT_SECRET',
+  'LANTERN_APP_NAME',
 ])
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -62,6 +97,20 @@ function byteSize(env: Env, name: string, fallback: number): number {
     throw new ConfigError(`${name} must be a byte count or a size like 100MB, got "${raw}"`)
   }
   return value
+}
+
+/** `eng`, `eng+fra` or `eng,fra`: each one of OCR_LANGUAGES, at least one. */
+function ocrLanguages(env: Env): OcrLanguage[] {
+  const raw = env.LANTERN_OCR_LANGS?.trim()
+  if (!raw) return ['eng']
+  const codes = raw.split(/[+,\s]+/).filter((code) => code !== '')
+  const bad = codes.filter((code) => !(OCR_LANGUAGES as readonly string[]).includes(code))
+  if (codes.length === 0 || bad.length > 0) {
+    throw new ConfigError(
+      `LANTERN_OCR_LANGS must list languages among ${OCR_LANGUAGES.join(', ')} (e.g. eng+fra), got "${raw}"`,
+    )
+  }
+  return [...new Set(codes)] as OcrLanguage[]
 }
 
 function databaseUrl(env: Env): string | undefined {
@@ -106,7 +155,22 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     shutdownGraceMs: integer(env, 'LANTERN_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     pgPoolSize: integer(env, 'LANTERN_PG_POOL_SIZE', 10, 1, 200),
     tokenRateLimitPerMinute: integer(env, 'LANTERN_TOKEN_RATE_LIMIT', 60, 0, 1_000_000),
+    ocrLanguages: ocrLanguages(env),
+    jobLeaseMs: integer(env, 'LANTERN_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
+    docTimeBudgetMs: integer(env, 'LANTERN_DOC_TIME_BUDGET_MS', 600_000, 1, 86_400_000),
+    docMemoryMb: integer(env, 'LANTERN_DOC_MEMORY_MB', 1024, 64, 65_536),
+    maxPages: integer(env, 'LANTERN_MAX_PAGES', 5000, 1, 1_000_000),
+    zipMaxEntries: integer(env, 'LANTERN_ZIP_MAX_ENTRIES', 10_000, 1, 10_000_000),
+    zipMaxBytes: byteSize(env, 'LANTERN_ZIP_MAX_BYTES', 1024 ** 3),
+    zipMaxRatio: integer(env, 'LANTERN_ZIP_MAX_RATIO', 200, 1, 1_000_000),
+    chunkTokens: integer(env, 'LANTERN_CHUNK_TOKENS', 400, 16, 8192),
+    chunkOverlapTokens: integer(env, 'LANTERN_CHUNK_OVERLAP', 40, 0, 8191),
     ...overrides,
+  }
+  if (config.chunkOverlapTokens >= config.chunkTokens) {
+    throw new ConfigError(
+      `LANTERN_CHUNK_OVERLAP must be smaller than LANTERN_CHUNK_TOKENS (${config.chunkTokens}), got ${config.chunkOverlapTokens}`,
+    )
   }
   return Object.freeze(config)
 }

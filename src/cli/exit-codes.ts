@@ -11,6 +11,8 @@ export const EXIT = {
   config: 5,
   invalid: 6,
   unavailable: 7,
+  /** `lantern ingest`: some files failed (upload refused, processing ended in ERROR, timed out). */
+  partial: 8,
 } as const
 
 const BY_CODE: Partial<Record<ErrorCode, number>> = {
@@ -23,6 +25,7 @@ const BY_CODE: Partial<Record<ErrorCode, number>> = {
 /** The exit code for an error thrown by a command. */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError) return EXIT.usage
+  if (error instanceof CommandError) return error.exitCode
   if (error instanceof ConfigError) return EXIT.config
   if (error instanceof AppError) return BY_CODE[error.code] ?? EXIT.failure
   const code = (error as { code?: unknown } | null)?.code
@@ -34,4 +37,16 @@ export function exitCodeOf(error: unknown): number {
 /** A command line that does not match any command or misses an argument. */
 export class UsageError extends Error {
   override readonly name = 'UsageError'
+}
+
+/** A failure the command has explained in its message (no stack trace), with the exit code to use. */
+export class CommandError extends Error {
+  override readonly name = 'CommandError'
+
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failure,
+  ) {
+    super(message)
+  }
 }

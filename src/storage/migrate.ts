@@ -1,6 +1,8 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import type { Dialect } from './dialect.js'
 import * as core from './migrations/0001-core.js'
+import * as chunksIndex from './migrations/0002-chunks-index.js'
+import * as jobs from './migrations/0003-jobs.js'
 import type { Database } from './schema.js'
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }
@@ -8,6 +10,8 @@ type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void
 // Listed here rather than read from disk, so the built service carries its migrations with it.
 const MIGRATIONS: Record<string, MigrationModule> = {
   '0001-core': core,
+  '0002-chunks-index': chunksIndex,
+  '0003-jobs': jobs,
 }
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -144,6 +144,32 @@ export interface BlobChunksTable {
   data: Uint8Array
 }
 
+export interface ChunksTable {
+  id: string
+  company_id: string
+  document_id: string
+  idx: number
+  text: string
+  token_count: number
+  /** Analysed length (number of terms): the document length of BM25. */
+  term_count: number
+  page_number: string | null
+  row_idx: string | null
+  /** Spec 2.9 metadata as a JSON object. */
+  metadata: string
+  language: string
+  created_at: string
+}
+
+/** Postings of the lexical index: how often a term occurs in a chunk. */
+export interface ChunkTermsTable {
+  company_id: string
+  term: string
+  chunk_id: string
+  document_id: string
+  tf: number
+}
+
 export interface Database {
   companies: CompaniesTable
   api_clients: ApiClientsTable
@@ -156,4 +182,6 @@ export interface Database {
   document_tags: DocumentTagsTable
   jobs: JobsTable
   blob_chunks: BlobChunksTable
+  chunks: ChunksTable
+  chunk_terms: ChunkTermsTable
 }

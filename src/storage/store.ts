@@ -1,6 +1,7 @@
 import type { Dialect } from './dialect.js'
 import type { BotsRepository } from './ports/bots.js'
 import type { ChatsRepository } from './ports/chats.js'
+import type { ChunksRepository } from './ports/chunks.js'
 import type { AccessTokensRepository, ApiClientsRepository } from './ports/clients.js'
 import type { CompaniesRepository } from './ports/companies.js'
 import type { JobsRepository } from './ports/jobs.js'
@@ -17,6 +18,8 @@ export interface Repositories {
   readonly knowledgeBase: KnowledgeBaseRepository
   readonly tags: TagsRepository
   readonly jobs: JobsRepository
+  /** Chunks of processed documents and their postings (the lexical index). */
+  readonly chunks: ChunksRepository
 }
 
 export interface Store extends Repositories {

@@ -97,7 +97,8 @@ describe.each(storeModes())('%s: authentication and company', (mode) => {
       const limited = await startTestApp(mode, { config: { tokenRateLimitPerMinute: 3 } })
       try {
         const body = { json: { app_name: 'a', client_id: 'b', client_secret: 'c' } }
-        for (let i = 0; i < 3; i++) expectProblem(await limited.request('POST', '/auth/token', body), 401, 'invalid_client')
+        for (let i = 0; i < 3; i++)
+          expectProblem(await limited.request('POST', '/auth/token', body), 401, 'invalid_client')
         const res = await limited.request('POST', '/auth/token', body)
         expectProblem(res, 429, 'rate_limited')
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)

@@ -44,7 +44,8 @@ export async function uploadOk(
   options: UploadOptions = {},
 ): Promise<string> {
   const response = await upload(t, tenant, name, content, options)
-  if (response.status !== 201 && response.status !== 200) throw new Error(`upload failed: ${response.status} ${response.text}`)
+  if (response.status !== 201 && response.status !== 200)
+    throw new Error(`upload failed: ${response.status} ${response.text}`)
   return response.body.id as string
 }
 

@@ -100,7 +100,15 @@ export class ServeProcess {
     this.origin = `http://127.0.0.1:${port}`
     this.child = spawn(process.execPath, [...CLI, 'serve'], {
       cwd: ROOT,
-      env: lanternEnv({ LANTERN_LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' }),
+      // No embedded ingestion workers unless the test asks: on the run's shared PostgreSQL database
+      // they would process documents other test files are looking at.
+      env: lanternEnv({
+        LANTERN_LOG_LEVEL: 'info',
+        LANTERN_WORKERS: '0',
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {

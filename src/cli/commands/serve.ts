@@ -6,6 +6,7 @@ import { type AppContext, buildAppContext } from '../../app-context.js'
 import type { Config } from '../../config.js'
 import { bootstrapFirstCompany } from '../../domain/companies/bootstrap.js'
 import { buildServer } from '../../http/server.js'
+import type { JobRunner } from '../../jobs/runner.js'
 import { newId } from '../../lib/ids.js'
 import { openDatabase } from '../../storage/database.js'
 import { pendingMigrations } from '../../storage/migrate.js'
@@ -52,6 +53,8 @@ export async function runServe(config: Config): Promise<void> {
   let app: FastifyInstance | undefined
   let started: Promise<void> | undefined
   const workerId = `api-${newId()}`
+  // Embedded ingestion workers (LANTERN_WORKERS of them, none when 0), started once listening.
+  let runner: JobRunner | undefined
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -63,13 +66,19 @@ export async function runServe(config: Config): Promise<void> {
       process.exit(1)
     }, config.shutdownGraceMs)
     force.unref()
+    const deadline = Date.now() + config.shutdownGraceMs
+    runner?.stopClaiming()
     // A signal during start-up lets it finish first, so nothing is left half-done or listening.
     await started?.catch(() => undefined)
     if (app) {
       app.lanternState.closing = true
       await app.close()
     }
-    const released = await ctx.store.jobs.releaseLeases(workerId, ctx.clock.now())
+    // Documents in progress may finish in what is left of the grace period (a second is kept for
+    // closing); the others go back to the queue at once, for another process to take.
+    const released = runner
+      ? await runner.stop(Math.max(0, deadline - Date.now() - 1000))
+      : await ctx.store.jobs.releaseLeases(workerId, ctx.clock.now())
     if (released > 0) logger.info({ released }, 'released job leases')
     await ctx.close()
     logger.info('stopped')
@@ -89,12 +98,17 @@ export async function runServe(config: Config): Promise<void> {
       app = await buildServer(ctx, logger)
       const address = await app.listen({ host: config.host, port: config.port })
       logger.info({ address, store: ctx.store.dialect, dataDir: config.dataDir, workerId }, 'lantern is listening')
+      if (config.workers > 0 && !stopping) {
+        runner = ctx.createJobRunner({ owner: workerId, logger })
+        runner.start()
+      }
       if (embedded) await announceFirstCompany(ctx, logger, address)
     })()
     await started
   } catch (error) {
     if (stopping) return
     // An open pool would keep the process alive after the error is reported.
+    await runner?.stop(0)
     await app?.close()
     await ctx.close()
     throw error

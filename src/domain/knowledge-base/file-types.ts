@@ -1,6 +1,8 @@
 import { open } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { fileTypeFromFile } from 'file-type'
+import iconv from 'iconv-lite'
+import { sniffTextEncoding } from '../../ingestion/text-decoding.js'
 
 /** What is stored when neither the content nor the name says more. */
 export const UNKNOWN_MIME_TYPE = 'application/octet-stream'
@@ -39,18 +41,47 @@ async function head(path: string): Promise<Buffer> {
   }
 }
 
-/** UTF-16 with a byte-order mark, or UTF-8 without NUL bytes (a multi-byte character may be cut at the end). */
-function looksLikeText(bytes: Buffer): boolean {
-  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-    return true
+/** Headers common enough in mail that two of them (one naming a sender or relay) mark a message. */
+const MAIL_HEADERS = new Set([
+  'from',
+  'to',
+  'cc',
+  'subject',
+  'date',
+  'message-id',
+  'mime-version',
+  'received',
+  'return-path',
+  'reply-to',
+  'sender',
+  'delivered-to',
+  'content-type',
+  'x-mailer',
+])
+const SENDER_HEADERS = ['from', 'sender', 'received', 'return-path']
+
+/**
+ * Text that starts with an RFC 822 header block: only `Name: value` lines (and folded
+ * continuations) up to the first blank line, naming a sender or relay and at least two
+ * well-known mail headers. A leading mbox `From ` line is allowed.
+ */
+export function looksLikeEmail(text: string): boolean {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
+  if (lines[0]?.startsWith('From ')) lines.shift()
+  const names: string[] = []
+  for (const line of lines) {
+    if (line === '') break
+    if (/^[ \t]/.test(line)) {
+      if (names.length === 0) return false
+      continue
+    }
+    const match = /^([!-9;-~]+):/.exec(line)
+    if (!match?.[1]) return false
+    names.push(match[1].toLowerCase())
+    if (names.length > 500) break
   }
-  if (bytes.includes(0)) return false
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true })
-    return true
-  } catch {
-    return false
-  }
+  const known = new Set(names.filter((name) => MAIL_HEADERS.has(name)))
+  return known.size >= 2 && SENDER_HEADERS.some((name) => known.has(name))
 }
 
 /**
@@ -62,9 +93,20 @@ function looksLikeText(bytes: Buffer): boolean {
 export async function detectMimeType(path: string, fileName: string, size: number): Promise<string> {
   const byExtension = TEXT_EXTENSIONS[extname(fileName).toLowerCase()]
   if (size === 0) return byExtension ?? UNKNOWN_MIME_TYPE
-  const sniffed = await fileTypeFromFile(path)
+  const bytes = await head(path)
+  const encoding = sniffTextEncoding(bytes, { truncated: size > bytes.length })
+  // UTF-16 text with a byte-order mark looks like an MPEG audio frame to file-type.
+  const utf16Text = encoding === 'utf-16le' || encoding === 'utf-16be'
+  const sniffed = utf16Text ? undefined : await fileTypeFromFile(path)
+  // XHTML starts with an XML declaration; its name says which it is.
+  if (sniffed?.mime === 'application/xml' && (byExtension === 'text/html' || byExtension === 'application/xhtml+xml')) {
+    return byExtension
+  }
   if (sniffed) return sniffed.mime
-  if (!looksLikeText(await head(path))) return UNKNOWN_MIME_TYPE
+  if (!encoding) return UNKNOWN_MIME_TYPE
+  if ((byExtension === undefined || byExtension === 'text/plain') && looksLikeEmail(iconv.decode(bytes, encoding))) {
+    return 'message/rfc822'
+  }
   return byExtension ?? 'text/plain'
 }
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { Clock } from '../../lib/clock.js'
 import type { BlobStore } from '../../storage/ports/blobs.js'
+import type { ChunkRecord } from '../../storage/ports/chunks.js'
 import type { CsvDelimiter, DocumentRecord, KbObjectRecord, LoaderType } from '../../storage/ports/knowledge-base.js'
 import type { Store } from '../../storage/store.js'
 import { AppError, errors } from '../errors.js'
@@ -129,14 +130,21 @@ export class KnowledgeBaseService {
   }
 
   /**
-   * Deletes a document, or a folder with everything below it. Rows, tag links, queued ingest jobs
-   * and bots' references to the deleted files go in one transaction; the blobs right after it.
+   * Deletes a document, or a folder with everything below it. Rows, tag links, chunks and their
+   * postings, queued ingest jobs and bots' references to the deleted files go in one transaction;
+   * the blobs right after it.
    */
   async delete(principal: Principal, id: string): Promise<void> {
     const companyId = principal.companyId
     const object = await this.require(companyId, id)
     const removed = await this.deps.store.transaction(async (tx) => {
       const now = this.deps.clock.now()
+      // Chunks and postings first: once the rows are gone, nothing names the postings to delete.
+      const doomed =
+        object.kind === 'document'
+          ? [object.id]
+          : (await tx.knowledgeBase.documentsUnder(companyId, object.objectName)).map((d) => d.id)
+      await tx.chunks.deleteForDocuments(companyId, doomed)
       const documents = await tx.knowledgeBase.deleteSubtree(companyId, object.objectName)
       for (const document of documents) await tx.jobs.cancelQueued(companyId, document.id, now)
       await forgetDocumentsInBots(
@@ -149,6 +157,17 @@ export class KnowledgeBaseService {
     })
     // A failed removal leaves unreferenced bytes only; the documents are gone either way.
     await Promise.allSettled(removed.map((document) => this.deps.blobs.delete(document.blobKey)))
+  }
+
+  /**
+   * Endpoint 17: the chunks of a document ordered by idx; empty until it is processed. A folder is
+   * not_a_file; an unknown or foreign id not_found. The chunks of a document being reprocessed are
+   * those of its last processed version until the new ones commit.
+   */
+  async chunks(principal: Principal, id: string): Promise<ChunkRecord[]> {
+    const object = await this.require(principal.companyId, id)
+    if (object.kind !== 'document') throw notAFile(id)
+    return this.deps.store.chunks.listForDocument(principal.companyId, id)
   }
 
   /** The original bytes of a document with what a download needs to describe them. */

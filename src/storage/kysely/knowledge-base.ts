@@ -6,6 +6,7 @@ import {
   type Selectable,
   type SqlBool,
   sql,
+  type Updateable,
 } from 'kysely'
 import { translateUnique } from '../errors.js'
 import type {
@@ -17,6 +18,8 @@ import type {
   KnowledgeBaseRepository,
   ListQuery,
   LoaderType,
+  ProcessingGuard,
+  ProcessingUpdate,
 } from '../ports/knowledge-base.js'
 import type { Database, KbObjectsTable } from '../schema.js'
 import { fromFlag, toFlag } from './booleans.js'
@@ -297,5 +300,45 @@ export class KyselyKnowledgeBaseRepository implements KnowledgeBaseRepository {
       }
     }
     return counts
+  }
+
+  async updateProcessing(
+    companyId: string,
+    id: string,
+    guard: ProcessingGuard,
+    update: ProcessingUpdate,
+  ): Promise<boolean> {
+    const changes: Updateable<KbObjectsTable> = {}
+    if (update.state !== undefined) changes.embedding_state = update.state
+    if (update.errorDetails !== undefined) changes.error_details = update.errorDetails
+    if (update.chunkCount !== undefined) changes.chunk_count = update.chunkCount
+    if (update.docPagesCount !== undefined) changes.doc_pages_count = update.docPagesCount
+    if (update.startedAt !== undefined) changes.processing_started_at = update.startedAt
+    if (update.endedAt !== undefined) changes.processing_ended_at = update.endedAt
+    if (update.duration !== undefined) changes.processing_duration = update.duration
+    if (update.progressDone !== undefined) changes.progress_done = update.progressDone
+    if (update.progressTotal !== undefined) changes.progress_total = update.progressTotal
+    if (update.mimeType !== undefined) changes.mime_type = update.mimeType
+    if (update.documentType !== undefined) changes.document_type = update.documentType
+    let query = this.db.updateTable('kb_objects').set(changes)
+    if (update.generatedDescription !== undefined) {
+      // Decided on the row at write time: a description the user typed meanwhile is kept.
+      const generated = update.generatedDescription
+      query = query.set((eb) => ({
+        description: eb
+          .case()
+          .when(eb.and([eb('auto_description', '=', 1), eb('description_type', '=', 'ai')]))
+          .then(generated)
+          .else(eb.ref('description'))
+          .end(),
+      }))
+    }
+    query = query.where('company_id', '=', companyId).where('id', '=', id).where('is_folder', '=', 0)
+    if (guard === 'unfinished') query = query.where('embedding_state', 'in', ['PENDING', 'PROCESSING'])
+    else if (guard !== 'any') {
+      query = query.where('embedding_state', '=', 'PROCESSING').where('processing_started_at', '=', guard.run)
+    }
+    const result = await query.executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
   }
 }

@@ -1,16 +1,18 @@
 import type { Kysely } from 'kysely'
 import type { DatabaseHandle } from '../database.js'
+import type { Dialect } from '../dialect.js'
 import type { Database } from '../schema.js'
 import type { Repositories, Store } from '../store.js'
 import { KyselyBotsRepository } from './bots.js'
 import { KyselyChatsRepository } from './chats.js'
+import { KyselyChunksRepository } from './chunks.js'
 import { KyselyAccessTokensRepository, KyselyApiClientsRepository } from './clients.js'
 import { KyselyCompaniesRepository } from './companies.js'
 import { KyselyJobsRepository } from './jobs.js'
 import { KyselyKnowledgeBaseRepository } from './knowledge-base.js'
 import { KyselyTagsRepository } from './tags.js'
 
-function repositories(db: Kysely<Database>): Repositories {
+function repositories(db: Kysely<Database>, dialect: Dialect): Repositories {
   return {
     companies: new KyselyCompaniesRepository(db),
     clients: new KyselyApiClientsRepository(db),
@@ -19,17 +21,18 @@ function repositories(db: Kysely<Database>): Repositories {
     chats: new KyselyChatsRepository(db),
     knowledgeBase: new KyselyKnowledgeBaseRepository(db),
     tags: new KyselyTagsRepository(db),
-    jobs: new KyselyJobsRepository(db),
+    jobs: new KyselyJobsRepository(db, dialect),
+    chunks: new KyselyChunksRepository(db),
   }
 }
 
 /** The Store over either dialect: the SQL is shared through Kysely. */
 export function createKyselyStore(handle: DatabaseHandle): Store {
-  const root = repositories(handle.db)
+  const root = repositories(handle.db, handle.dialect)
   return {
     ...root,
     dialect: handle.dialect,
-    transaction: (work) => handle.db.transaction().execute((trx) => work(repositories(trx))),
+    transaction: (work) => handle.db.transaction().execute((trx) => work(repositories(trx, handle.dialect))),
     ping: () => handle.ping(),
     close: () => handle.close(),
   }

@@ -63,6 +63,33 @@ export interface ListQuery {
   readonly limit: number
 }
 
+/** What a processing run writes on its document; absent fields are left as they are. */
+export interface ProcessingUpdate {
+  readonly state?: EmbeddingState
+  readonly errorDetails?: string
+  readonly chunkCount?: number
+  readonly docPagesCount?: number
+  readonly startedAt?: Timestamp | null
+  readonly endedAt?: Timestamp | null
+  /** Seconds. */
+  readonly duration?: number | null
+  readonly progressDone?: number
+  readonly progressTotal?: number
+  /** The type sniffed again from the stored bytes, and the document type that follows from it. */
+  readonly mimeType?: string
+  readonly documentType?: string
+  /** Applied only while the document's description is generated (auto_description on, type `ai`). */
+  readonly generatedDescription?: string
+}
+
+/**
+ * Which document rows a processing write applies to: `any`; `unfinished` (PENDING or PROCESSING);
+ * or `{ run }`, only while the document is PROCESSING under the run that started at `run`, so an
+ * upload that replaced the file or an edit that asked for reprocessing (both reset the document to
+ * PENDING) or a newer run makes the write a no-op.
+ */
+export type ProcessingGuard = 'any' | 'unfinished' | { readonly run: Timestamp }
+
 export interface KnowledgeBaseRepository {
   /** Throws already_exists when the path is taken. */
   insertFolder(folder: FolderRecord): Promise<void>
@@ -85,4 +112,6 @@ export interface KnowledgeBaseRepository {
   /** Sum of the sizes of all documents of the company, in bytes. */
   storedBytes(companyId: string): Promise<number>
   countByState(companyId: string): Promise<Record<EmbeddingState, number>>
+  /** Writes processing state on a document when `guard` allows; false when it did not (or the document is gone). */
+  updateProcessing(companyId: string, id: string, guard: ProcessingGuard, update: ProcessingUpdate): Promise<boolean>
 }

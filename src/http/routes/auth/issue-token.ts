@@ -11,7 +11,10 @@ export function issueTokenRoute(app: FastifyInstance, ctx: AppContext): void {
       config: {
         public: true,
         // Slows down secret guessing; a legitimate client needs one token an hour.
-        rateLimit: ctx.config.tokenRateLimitPerMinute > 0 ? { max: ctx.config.tokenRateLimitPerMinute, timeWindow: 60_000 } : false,
+        rateLimit:
+          ctx.config.tokenRateLimitPerMinute > 0
+            ? { max: ctx.config.tokenRateLimitPerMinute, timeWindow: 60_000 }
+            : false,
       },
       schema: {
         summary: 'Exchange client credentials for a bearer token',

@@ -25,14 +25,16 @@ export function downloadFileRoute(app: FastifyInstance, ctx: AppContext): void {
     async (request, reply) => {
       const params = request.params as Static<typeof KbObjectParams>
       const { document, content } = await ctx.services.knowledgeBase.openFile(principalOf(request), params.object_id)
-      return reply
-        .type(document.mimeType)
-        .header('content-length', String(document.size))
-        .header('content-disposition', contentDisposition(splitPath(document.objectName).name))
-        // Uploaded HTML or SVG must never run as a page of this origin.
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .send(content)
+      return (
+        reply
+          .type(document.mimeType)
+          .header('content-length', String(document.size))
+          .header('content-disposition', contentDisposition(splitPath(document.objectName).name))
+          // Uploaded HTML or SVG must never run as a page of this origin.
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .send(content)
+      )
     },
   )
 }

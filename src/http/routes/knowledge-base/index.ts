@@ -4,16 +4,18 @@ import type { AppContext } from '../../../app-context.js'
 import { createFolderRoute } from './create-folder.js'
 import { deleteObjectRoute } from './delete-object.js'
 import { downloadFileRoute } from './download-file.js'
+import { getChunksRoute } from './get-chunks.js'
 import { getObjectRoute } from './get-object.js'
 import { listObjectsRoute } from './list-objects.js'
 import { updateMetadataRoute } from './update-metadata.js'
 import { uploadDocumentRoute } from './upload-document.js'
 import { UPLOAD_FORM_LIMITS } from './upload-form.js'
 
-/** Endpoints 13–16 and 18 with the DELETE and download extensions: the knowledge-base tree. */
+/** Endpoints 13–18 with the DELETE and download extensions: the knowledge-base tree. */
 export function registerKnowledgeBaseRoutes(app: FastifyInstance, ctx: AppContext): void {
   listObjectsRoute(app, ctx)
   getObjectRoute(app, ctx)
+  getChunksRoute(app, ctx)
   updateMetadataRoute(app, ctx)
   createFolderRoute(app, ctx)
   deleteObjectRoute(app, ctx)

@@ -1,0 +1,80 @@
+import type { TableBlock } from '../model.js'
+import { measure, oneLine, splitToBudget, truncateToTokens } from './text.js'
+import { countTokens } from './tokens.js'
+
+/** One chunk of a table: its text (prefix, header, rows) and the source rows it holds. */
+export interface TableChunk {
+  readonly text: string
+  readonly tokens: number
+  /** First and last source row; null for a table without row numbers (never, by the model). */
+  readonly firstRow: number
+  readonly lastRow: number
+}
+
+interface RowLine {
+  readonly rowNumber: number
+  readonly text: string
+  readonly tokens: number
+}
+
+/** Cells of one row as the chunk shows them. */
+export function rowText(cells: readonly string[]): string {
+  return cells.map(oneLine).join(' | ')
+}
+
+/**
+ * A table cut into chunks of at most `budget` tokens: rows grouped in order, the `prefix` (heading
+ * path or sheet name) and the header row at the top of every chunk. A row too long for one chunk
+ * is cut between words, each piece under the header again. Empty rows are skipped.
+ */
+export function chunkTable(table: TableBlock, prefix: string, budget: number): TableChunk[] {
+  const headerText = table.header ? rowText(table.header) : ''
+  // The header may take at most half the budget, so that rows always have room.
+  const header = headerText && truncateToTokens(headerText, Math.floor(budget / 2))
+  const head = [prefix, header].filter(Boolean).join('\n')
+  const headTokens = head ? countTokens(head) + 1 : 0
+  // One token per line break, and a small margin for merges across the joins.
+  const room = Math.max(8, budget - headTokens - 2)
+
+  const chunks: TableChunk[] = []
+  let lines: RowLine[] = []
+  let used = 0
+
+  const compose = (group: readonly RowLine[]): string =>
+    [head, ...group.map((line) => line.text)].filter(Boolean).join('\n')
+  const emit = (): void => {
+    while (lines.length) {
+      let count = lines.length
+      let text = compose(lines)
+      let tokens = countTokens(text)
+      // Rare: the sum of row counts under-estimated the joined text; the last rows go to the next chunk.
+      while (tokens > budget && count > 1) {
+        count--
+        text = compose(lines.slice(0, count))
+        tokens = countTokens(text)
+      }
+      chunks.push({
+        text,
+        tokens,
+        firstRow: (lines[0] as RowLine).rowNumber,
+        lastRow: (lines[count - 1] as RowLine).rowNumber,
+      })
+      lines = lines.slice(count)
+    }
+    used = 0
+  }
+
+  for (const row of table.rows) {
+    if (row.cells.every((cell) => cell.trim() === '')) continue
+    const text = rowText(row.cells)
+    const tokens = measure(text, room)
+    const pieces = tokens <= room ? [{ text, tokens }] : [...splitToBudget(text, room)]
+    for (const piece of pieces) {
+      if (lines.length && used + piece.tokens + 1 > room) emit()
+      lines.push({ rowNumber: row.rowNumber, text: piece.text, tokens: piece.tokens })
+      used += piece.tokens + 1
+    }
+  }
+  emit()
+  return chunks
+}

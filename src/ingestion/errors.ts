@@ -1,0 +1,23 @@
+/**
+ * A document that cannot be ingested. `permanent` failures (unsupported type, corrupt or
+ * password-protected file, a limit breached) end the document in ERROR at once; others are
+ * retried with backoff. The message is what users read in `error_details`.
+ */
+export class IngestError extends Error {
+  override readonly name = 'IngestError'
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+  }
+}
+
+export const ingestErrors = {
+  unsupported: (mimeType: string) => new IngestError(`unsupported file type: ${mimeType}`, true),
+  corrupt: (format: string, detail: string, cause?: unknown) =>
+    new IngestError(`the ${format} file is damaged or truncated: ${detail}`, true, { cause }),
+  passwordProtected: () => new IngestError('the PDF is password-protected', true),
+  limit: (what: string) => new IngestError(`limit exceeded: ${what}`, true),
+}

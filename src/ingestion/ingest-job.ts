@@ -1,0 +1,323 @@
+import { createWriteStream } from 'node:fs'
+import { mkdir, rm, stat } from 'node:fs/promises'
+import { basename, extname, join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import type { Config } from '../config.js'
+import { detectMimeType, documentTypeOf } from '../domain/knowledge-base/file-types.js'
+import type { JobFailure, JobHandler, Lease } from '../jobs/handler.js'
+import { type Clock, type Timestamp, timestampToMillis } from '../lib/clock.js'
+import type { BlobStore } from '../storage/ports/blobs.js'
+import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
+import type { Repositories, Store } from '../storage/store.js'
+import { IngestError } from './errors.js'
+import { indexDocument } from './index-document.js'
+import type { IngestLimits } from './model.js'
+import type { DocumentToProcess, ProcessedDocument } from './pipeline-types.js'
+import { type DocumentProcessor, ProcessingThreads } from './run-in-thread.js'
+
+/** Share of a page an embedded image must cover to be OCR'd, when the document does not say. */
+const DEFAULT_IMAGE_MIN_SIZE_RATIO = 0.1
+
+/** How documents are processed: limits, OCR languages, chunking, where local copies go. */
+export interface IngestSettings {
+  /** Local copies of documents being processed (`<dataDir>/tmp`). */
+  readonly tempDir: string
+  readonly limits: IngestLimits
+  readonly ocrLanguages: readonly string[]
+  readonly chunkTokens: number
+  readonly chunkOverlapTokens: number
+  /** Progress is written to the document at most this often. */
+  readonly progressIntervalMs: number
+}
+
+/** The ingestion settings a configuration gives. */
+export function ingestSettings(config: Config): IngestSettings {
+  return {
+    tempDir: join(config.dataDir, 'tmp'),
+    limits: {
+      maxPages: config.maxPages,
+      maxZipEntries: config.zipMaxEntries,
+      maxZipUncompressedBytes: config.zipMaxBytes,
+      maxZipRatio: config.zipMaxRatio,
+      timeBudgetMs: config.docTimeBudgetMs,
+      memoryMb: config.docMemoryMb,
+    },
+    ocrLanguages: config.ocrLanguages,
+    chunkTokens: config.chunkTokens,
+    chunkOverlapTokens: config.chunkOverlapTokens,
+    progressIntervalMs: 500,
+  }
+}
+
+export interface IngestJobDeps {
+  readonly store: Store
+  readonly blobs: BlobStore
+  readonly clock: Clock
+  readonly settings: IngestSettings
+  /** Where processDocument runs; worker threads of the handler's own when absent. */
+  readonly processor?: DocumentProcessor
+}
+
+/** The result of a run that a newer upload, reprocessing request or run has overtaken. */
+class StaleResult extends Error {
+  override readonly name = 'StaleResult'
+}
+
+function secondsBetween(start: Timestamp, end: Timestamp): number {
+  return Math.max(0, timestampToMillis(end) - timestampToMillis(start)) / 1000
+}
+
+/** Writes the latest progress of a run to its document, at most once per interval, never two writes at once. */
+class ProgressWriter {
+  total = 0
+  private latest: { done: number; total: number } | undefined
+  private written: { done: number; total: number } | undefined
+  private lastWriteAt = 0
+  private timer: NodeJS.Timeout | undefined
+  private writing: Promise<void> | undefined
+  private closed = false
+
+  constructor(
+    private readonly write: (done: number, total: number) => Promise<unknown>,
+    private readonly intervalMs: number,
+  ) {}
+
+  readonly report = (done: number, total: number): void => {
+    if (this.closed) return
+    this.latest = { done, total }
+    this.total = Math.max(this.total, total)
+    this.schedule()
+  }
+
+  /** Stops writing; waits for a write in flight (the final state is written by the commit). */
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.timer)
+    await this.writing
+  }
+
+  private schedule(): void {
+    if (this.timer || this.writing || this.closed) return
+    const wait = Math.max(0, this.lastWriteAt + this.intervalMs - Date.now())
+    this.timer = setTimeout(() => {
+      this.timer = undefined
+      this.flush()
+    }, wait)
+  }
+
+  private flush(): void {
+    const value = this.latest
+    if (!value || this.closed || (value.done === this.written?.done && value.total === this.written?.total)) return
+    this.written = value
+    this.lastWriteAt = Date.now()
+    // Progress is informative: a failed write is not worth failing the document for.
+    this.writing = this.write(value.done, value.total)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.writing = undefined
+        if (this.latest !== this.written) this.schedule()
+      })
+  }
+}
+
+/**
+ * The `ingest` job: takes one document from PENDING to PROCESSED (chunks indexed) or ERROR.
+ *
+ * It marks the document PROCESSING, copies its stored bytes to a local file, sniffs the type again
+ * (so better detection applies on reprocessing), runs processDocument in a worker thread under the
+ * document limits, and then, in one transaction, completes the job, indexes the chunks and marks
+ * the document PROCESSED. Each write names this run (the `processing_started_at` it set): an
+ * upload that replaced the file or an edit that asked for reprocessing resets the document to
+ * PENDING with a newer job, and the stale result is then dropped while the job still completes.
+ * A deleted document completes the job with nothing to do.
+ */
+export class IngestJobHandler implements JobHandler {
+  private readonly runs = new WeakMap<Lease, Timestamp>()
+  private readonly threads: ProcessingThreads | undefined
+  private readonly processor: DocumentProcessor
+
+  constructor(private readonly deps: IngestJobDeps) {
+    if (deps.processor) this.processor = deps.processor
+    else {
+      this.threads = new ProcessingThreads()
+      this.processor = this.threads.run
+    }
+  }
+
+  async run(lease: Lease): Promise<void> {
+    const { store, clock } = this.deps
+    const { companyId, subjectId: documentId } = lease.job
+    const document = await store.knowledgeBase.findById(companyId, documentId)
+    if (document?.kind !== 'document') return
+    lease.throwIfLost()
+    const run = clock.now()
+    const started = await store.knowledgeBase.updateProcessing(companyId, documentId, 'any', {
+      state: 'PROCESSING',
+      startedAt: run,
+      endedAt: null,
+      duration: null,
+      progressDone: 0,
+      progressTotal: 0,
+      errorDetails: '',
+    })
+    if (!started) return
+    this.runs.set(lease, run)
+
+    const filePath = join(this.deps.settings.tempDir, `${lease.jobId}-${lease.attempt}${safeExtension(document)}`)
+    try {
+      if (!(await this.copyBlob(document, filePath))) return
+      const input = await this.inputFor(document, filePath, run)
+      const progress = new ProgressWriter(
+        (done, total) =>
+          store.knowledgeBase.updateProcessing(
+            companyId,
+            documentId,
+            { run },
+            { progressDone: done, progressTotal: total },
+          ),
+        this.deps.settings.progressIntervalMs,
+      )
+      let processed: ProcessedDocument
+      try {
+        processed = await this.processor(input, progress.report, lease.signal)
+      } finally {
+        await progress.close()
+      }
+      await this.commit(lease, document, run, processed, progress.total)
+    } finally {
+      await rm(filePath, { force: true })
+    }
+  }
+
+  async failed(tx: Repositories, lease: Lease, failure: JobFailure): Promise<void> {
+    const { companyId, subjectId: documentId } = lease.job
+    const run = this.runs.get(lease)
+    if (!failure.final) {
+      // Back to waiting: the job is queued again with a backoff.
+      if (run) {
+        await tx.knowledgeBase.updateProcessing(
+          companyId,
+          documentId,
+          { run },
+          { state: 'PENDING', startedAt: null, endedAt: null, duration: null, progressDone: 0, progressTotal: 0 },
+        )
+      }
+      return
+    }
+    // Without a run of its own, this job gave up on a document a newer job may already own.
+    if (!run && (await tx.jobs.countOpen(companyId, documentId)) > 0) return
+    const now = this.deps.clock.now()
+    const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`
+    await tx.knowledgeBase.updateProcessing(companyId, documentId, run ? { run } : 'unfinished', {
+      state: 'ERROR',
+      errorDetails: failure.permanent ? failure.message : `processing failed after ${attempts}: ${failure.message}`,
+      endedAt: now,
+      duration: run ? secondsBetween(run, now) : null,
+    })
+  }
+
+  /** Ends the processing threads (the runner stops). */
+  async close(): Promise<void> {
+    await this.threads?.close()
+  }
+
+  /** Copies the stored bytes to `filePath`; false when the document was replaced or deleted meanwhile. */
+  private async copyBlob(document: DocumentRecord, filePath: string): Promise<boolean> {
+    const source = await this.deps.blobs.open(document.blobKey)
+    if (!source) {
+      const current = await this.deps.store.knowledgeBase.findById(document.companyId, document.id)
+      if (current?.kind !== 'document' || current.blobKey !== document.blobKey) return false
+      throw new IngestError('the stored file of this document is missing', true)
+    }
+    await mkdir(this.deps.settings.tempDir, { recursive: true })
+    await pipeline(source, createWriteStream(filePath))
+    return true
+  }
+
+  private async inputFor(document: DocumentRecord, filePath: string, run: Timestamp): Promise<DocumentToProcess> {
+    const { settings, store } = this.deps
+    const { size } = await stat(filePath)
+    const mimeType = await detectMimeType(filePath, document.objectName, size)
+    if (mimeType !== document.mimeType) {
+      await store.knowledgeBase.updateProcessing(
+        document.companyId,
+        document.id,
+        { run },
+        { mimeType, documentType: documentTypeOf(mimeType) },
+      )
+    }
+    return {
+      companyId: document.companyId,
+      documentId: document.id,
+      objectName: document.objectName,
+      filename: basename(document.objectName),
+      mimeType,
+      filePath,
+      options: {
+        loaderType: document.loaderType,
+        csvDelimiter: document.csvDelimiter,
+        imageMinSizeRatio: document.imageMinSizeRatio ?? DEFAULT_IMAGE_MIN_SIZE_RATIO,
+      },
+      limits: settings.limits,
+      ocrLanguages: settings.ocrLanguages,
+      autoDescription: document.autoDescription && document.descriptionType === 'ai',
+      chunkTokens: settings.chunkTokens,
+      chunkOverlapTokens: settings.chunkOverlapTokens,
+    }
+  }
+
+  /**
+   * One transaction: the job completes (throws LeaseLostError, rolling back, when another worker
+   * has the job now), the chunks replace the previous ones, the document becomes PROCESSED. When
+   * the run is stale, everything but the job's completion is rolled back.
+   */
+  private async commit(
+    lease: Lease,
+    document: DocumentRecord,
+    run: Timestamp,
+    processed: ProcessedDocument,
+    reportedTotal: number,
+  ): Promise<void> {
+    const { store, clock } = this.deps
+    const { companyId, id } = document
+    const total = reportedTotal > 0 ? reportedTotal : processed.pageCount
+    try {
+      await store.transaction(async (tx) => {
+        await lease.completeIn(tx)
+        const endedAt = clock.now()
+        // Chunks before the document row: the same lock order as a delete, so the two never deadlock.
+        if (!(await indexDocument(tx, companyId, id, processed, endedAt))) return
+        const written = await tx.knowledgeBase.updateProcessing(
+          companyId,
+          id,
+          { run },
+          {
+            state: 'PROCESSED',
+            errorDetails: '',
+            chunkCount: processed.chunks.length,
+            docPagesCount: processed.pageCount,
+            documentType: processed.documentType,
+            endedAt,
+            duration: secondsBetween(run, endedAt),
+            progressDone: total,
+            progressTotal: total,
+            ...(processed.description === null ? {} : { generatedDescription: processed.description }),
+          },
+        )
+        if (!written) throw new StaleResult(`document ${id} changed while it was processed`)
+      })
+    } catch (error) {
+      if (!(error instanceof StaleResult)) throw error
+      await store.transaction((tx) => lease.completeIn(tx))
+    }
+  }
+}
+
+/** The original extension when it is a plain one (some libraries look at it), else none. */
+function safeExtension(document: DocumentRecord): string {
+  const extension = extname(document.objectName)
+  return /^\.[A-Za-z0-9]{1,10}$/.test(extension) ? extension.toLowerCase() : ''
+}

@@ -1,0 +1,51 @@
+import type { IngestLimits, ParseOptions } from './model.js'
+
+/**
+ * The contract between the job runtime (src/jobs, src/ingestion/ingest-job.ts) and document
+ * processing (src/ingestion/process-document.ts). Processing is pure (no store access), so it can
+ * run in a worker thread with its own heap limit and be terminated at the time budget.
+ */
+export interface DocumentToProcess {
+  readonly companyId: string
+  readonly documentId: string
+  /** `/hr/leave.pdf` */
+  readonly objectName: string
+  readonly filename: string
+  readonly mimeType: string
+  /** A local copy of the stored bytes. */
+  readonly filePath: string
+  readonly options: ParseOptions
+  readonly limits: IngestLimits
+  readonly ocrLanguages: readonly string[]
+  /** Generate a description (description_type `ai`). */
+  readonly autoDescription: boolean
+  /** Chunk size in tokens (cl100k) and overlap. */
+  readonly chunkTokens: number
+  readonly chunkOverlapTokens: number
+}
+
+/** One chunk ready to store, with the spec 2.9 metadata that applies to it. */
+export interface ChunkDraft {
+  /** Position in the document, 0-based; `chunk_idx` in sources. */
+  readonly idx: number
+  readonly text: string
+  readonly tokenCount: number
+  /** `"3"`, `"3-4"`, slide number, or `Sheet1` + rows; null when the format has no pages. */
+  readonly pageNumber: string | null
+  /** Source rows for csv/xlsx chunks (`"12"`, `"12-40"`); null otherwise. */
+  readonly rowIdx: string | null
+  readonly metadata: Readonly<Record<string, string | number | boolean | null>>
+}
+
+export interface ProcessedDocument {
+  readonly chunks: readonly ChunkDraft[]
+  readonly pageCount: number
+  readonly documentType: 'text' | 'image'
+  /** ISO 639-1 code detected from the text (`en` when unsure). */
+  readonly language: string
+  /** Generated description, or null when none was asked for or none could be made. */
+  readonly description: string | null
+}
+
+/** Progress reported while processing: units (pages) done of total. */
+export type ProgressReporter = (done: number, total: number) => void

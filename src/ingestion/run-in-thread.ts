@@ -1,0 +1,242 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker, type WorkerOptions } from 'node:worker_threads'
+import { IngestError, ingestErrors } from './errors.js'
+import type { DocumentToProcess, ProcessedDocument, ProgressReporter } from './pipeline-types.js'
+import type { ProcessRequest, ThreadMessage } from './worker-thread.js'
+
+/** A thread is replaced after this many documents, so nothing one document left behind lingers. */
+const MAX_DOCUMENTS_PER_THREAD = 50
+/** An idle thread is ended after this long, so its memory is given back. */
+const IDLE_MS = 30_000
+/** Loading the parsers takes a second or two; a thread not ready after this is broken. */
+const STARTUP_TIMEOUT_MS = 60_000
+
+/** How the thread's entry module is loaded: the built `.js` beside this file, or the `.ts` source. */
+function threadEntry(): { filename: URL; options: WorkerOptions } {
+  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./worker-thread.js', import.meta.url), options: {} }
+  // Running from source (tsx, vitest). On Node 20, tsx does not register its hooks in a worker
+  // thread (`--import tsx` in execArgv has no effect), so a tiny ESM bootstrap registers them
+  // through tsx's API and then imports the TypeScript entry.
+  const require = createRequire(import.meta.url)
+  const manifest = require.resolve('tsx/package.json')
+  const exportsMap = (require('tsx/package.json') as { exports: Record<string, { import: { default: string } }> })
+    .exports
+  const api = pathToFileURL(join(dirname(manifest), exportsMap['./esm/api']?.import.default ?? '')).href
+  const entry = new URL('./worker-thread.ts', import.meta.url).href
+  const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry)});`
+  return { filename: new URL(`data:text/javascript,${encodeURIComponent(code)}`), options: { execArgv: [] } }
+}
+
+/** `1.5` for 1500 ms: seconds as people read them. */
+function seconds(ms: number): string {
+  return String(Math.round(ms) / 1000)
+}
+
+/** Why a thread died: out of its heap is the document's fault (permanent), anything else is not. */
+function crashError(error: Error, memoryMb: number): IngestError {
+  if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return ingestErrors.limit(`the document needs more than ${memoryMb} MB of memory`)
+  }
+  return new IngestError(`the processing thread crashed: ${error.message}`, false, { cause: error })
+}
+
+type ThreadEvent = ThreadMessage | { readonly type: 'crash'; readonly error: IngestError }
+
+/** One worker thread with the parsers loaded, its heap capped at `memoryMb`. */
+class ProcessingThread {
+  readonly worker: Worker
+  /** Resolves once the parsers are loaded; rejects if the thread dies first. */
+  readonly ready: Promise<void>
+  documents = 0
+  dead = false
+  idleTimer: NodeJS.Timeout | undefined
+  private listener: ((event: ThreadEvent) => void) | undefined
+
+  constructor(readonly memoryMb: number) {
+    const { filename, options } = threadEntry()
+    this.worker = new Worker(filename, {
+      ...options,
+      workerData: { lanternProcessing: true },
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    })
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.listener = (event) => {
+        if (event.type === 'ready') resolve()
+        else if (event.type === 'crash') reject(event.error)
+      }
+    })
+    this.ready.catch(() => undefined)
+    this.worker.on('message', (message: ThreadMessage) => this.listener?.(message))
+    this.worker.on('error', (error) => this.die(crashError(error, memoryMb)))
+    this.worker.on('exit', (code) =>
+      this.die(new IngestError(`the processing thread stopped unexpectedly (exit code ${code})`, false)),
+    )
+  }
+
+  listen(listener: ((event: ThreadEvent) => void) | undefined): void {
+    this.listener = listener
+  }
+
+  post(request: ProcessRequest): void {
+    this.worker.postMessage(request)
+  }
+
+  async terminate(): Promise<void> {
+    this.dead = true
+    this.listener = undefined
+    clearTimeout(this.idleTimer)
+    await this.worker.terminate().catch(() => undefined)
+  }
+
+  private die(error: IngestError): void {
+    if (this.dead && !this.listener) return
+    this.dead = true
+    const listener = this.listener
+    this.listener = undefined
+    listener?.({ type: 'crash', error })
+  }
+}
+
+/** Runs processDocument somewhere: in a worker thread by default; tests may pass another. */
+export type DocumentProcessor = (
+  input: DocumentToProcess,
+  progress: ProgressReporter,
+  signal?: AbortSignal,
+) => Promise<ProcessedDocument>
+
+/**
+ * Worker threads that run processDocument, each with the document's limits enforced from
+ * outside: a thread's heap is capped at `limits.memoryMb` (running out ends that thread and is a
+ * permanent "limit exceeded"), and a document still running after `limits.timeBudgetMs` has its
+ * thread terminated (also permanent). Threads are reused for the next document while healthy,
+ * because loading the parsers costs more than most documents; an idle thread ends after 30 s.
+ */
+export class ProcessingThreads {
+  private readonly idle: ProcessingThread[] = []
+  private readonly all = new Set<ProcessingThread>()
+  private nextId = 1
+  private closed = false
+
+  /**
+   * Processes one document in a thread. Progress messages go to `progress`. Rejects with the
+   * thread's IngestError when processing fails, with a transient IngestError when the thread
+   * crashes, and with `signal.reason` when aborted (the thread is terminated).
+   */
+  readonly run: DocumentProcessor = async (input, progress, signal) => {
+    signal?.throwIfAborted()
+    if (this.closed) throw new IngestError('document processing is shutting down', false)
+    const thread = this.take(input.limits.memoryMb)
+    try {
+      await this.whenReady(thread, signal)
+    } catch (error) {
+      await this.discard(thread)
+      throw error
+    }
+    return this.dispatch(thread, input, progress, signal)
+  }
+
+  /** Ends every thread (shutdown); running documents fail with a transient error. */
+  async close(): Promise<void> {
+    this.closed = true
+    this.idle.length = 0
+    await Promise.all([...this.all].map((thread) => thread.terminate()))
+    this.all.clear()
+  }
+
+  private take(memoryMb: number): ProcessingThread {
+    const index = this.idle.findIndex((thread) => thread.memoryMb === memoryMb && !thread.dead)
+    const thread = index >= 0 ? this.idle.splice(index, 1)[0] : undefined
+    if (thread) {
+      clearTimeout(thread.idleTimer)
+      thread.worker.ref()
+      return thread
+    }
+    const fresh = new ProcessingThread(memoryMb)
+    this.all.add(fresh)
+    return fresh
+  }
+
+  private whenReady(thread: ProcessingThread, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      // Settles on the first of: ready, crashed, aborted, too slow; and leaves no timer behind.
+      const done = (outcome: () => void) => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+        outcome()
+      }
+      const timer = setTimeout(
+        () => done(() => reject(new IngestError('the processing thread did not start in time', false))),
+        STARTUP_TIMEOUT_MS,
+      )
+      const onAbort = () => done(() => reject(signal?.reason))
+      signal?.addEventListener('abort', onAbort, { once: true })
+      thread.ready.then(
+        () => done(resolve),
+        (error: unknown) => done(() => reject(error)),
+      )
+    })
+  }
+
+  private dispatch(
+    thread: ProcessingThread,
+    input: DocumentToProcess,
+    progress: ProgressReporter,
+    signal: AbortSignal | undefined,
+  ): Promise<ProcessedDocument> {
+    const id = this.nextId++
+    return new Promise<ProcessedDocument>((resolve, reject) => {
+      let settled = false
+      const settle = (keepThread: boolean, outcome: () => void) => {
+        if (settled) return
+        settled = true
+        clearTimeout(budget)
+        signal?.removeEventListener('abort', onAbort)
+        thread.listen(undefined)
+        const after = keepThread ? Promise.resolve(this.release(thread)) : this.discard(thread)
+        after.then(outcome, outcome)
+      }
+      const budget = setTimeout(
+        () =>
+          settle(false, () =>
+            reject(ingestErrors.limit(`processing took longer than ${seconds(input.limits.timeBudgetMs)} s`)),
+          ),
+        input.limits.timeBudgetMs,
+      )
+      const onAbort = () => settle(false, () => reject(signal?.reason))
+      signal?.addEventListener('abort', onAbort, { once: true })
+      thread.listen((event) => {
+        if (event.type === 'crash') settle(false, () => reject(event.error))
+        else if (event.type === 'progress' && event.id === id) progress(event.done, event.total)
+        else if (event.type === 'done' && event.id === id) settle(true, () => resolve(event.result))
+        else if (event.type === 'failed' && event.id === id) {
+          settle(true, () => reject(new IngestError(event.message, event.permanent)))
+        }
+      })
+      thread.post({ type: 'process', id, input })
+    })
+  }
+
+  private release(thread: ProcessingThread): void {
+    thread.documents += 1
+    if (this.closed || thread.dead || thread.documents >= MAX_DOCUMENTS_PER_THREAD) {
+      void this.discard(thread)
+      return
+    }
+    // An idle thread must not keep the process alive.
+    thread.worker.unref()
+    thread.idleTimer = setTimeout(() => {
+      const index = this.idle.indexOf(thread)
+      if (index >= 0) this.idle.splice(index, 1)
+      void this.discard(thread)
+    }, IDLE_MS)
+    thread.idleTimer.unref()
+    this.idle.push(thread)
+  }
+
+  private async discard(thread: ProcessingThread): Promise<void> {
+    this.all.delete(thread)
+    await thread.terminate()
+  }
+}

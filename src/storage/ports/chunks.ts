@@ -1,0 +1,55 @@
+import type { Timestamp } from '../../lib/clock.js'
+
+/** Spec 2.9 metadata of a chunk: a flat JSON object. */
+export type ChunkMetadata = Readonly<Record<string, string | number | boolean | null>>
+
+/** One stored chunk of a processed document. */
+export interface ChunkRecord {
+  readonly id: string
+  readonly companyId: string
+  readonly documentId: string
+  /** Position in the document, 0-based. */
+  readonly idx: number
+  readonly text: string
+  /** cl100k_base tokens. */
+  readonly tokenCount: number
+  /** Number of analysed terms: the document length BM25 uses. */
+  readonly termCount: number
+  readonly pageNumber: string | null
+  readonly rowIdx: string | null
+  readonly metadata: ChunkMetadata
+  /** ISO 639-1 code the chunk was analysed with. */
+  readonly language: string
+  readonly createdAt: Timestamp
+}
+
+/** A term of a chunk and how often it occurs there. */
+export interface Posting {
+  readonly term: string
+  readonly tf: number
+}
+
+export interface ChunkWithPostings {
+  readonly chunk: ChunkRecord
+  readonly postings: readonly Posting[]
+}
+
+/** A posting as listed for a document: which chunk (by idx) holds the term. */
+export interface DocumentPosting extends Posting {
+  readonly chunkIdx: number
+}
+
+export interface ChunksRepository {
+  /**
+   * Makes `chunks` exactly the chunks of the document, with their postings: old rows deleted, new
+   * ones inserted in batches. Atomic only inside the caller's transaction, which is where it runs.
+   */
+  replaceForDocument(companyId: string, documentId: string, chunks: readonly ChunkWithPostings[]): Promise<void>
+  /** Deletes the chunks and postings of these documents. */
+  deleteForDocuments(companyId: string, documentIds: readonly string[]): Promise<void>
+  /** The chunks of a document ordered by idx; empty when it has none (or is not the company's). */
+  listForDocument(companyId: string, documentId: string): Promise<ChunkRecord[]>
+  countForDocument(companyId: string, documentId: string): Promise<number>
+  /** Every posting of a document, ordered by chunk idx then term (byte order). */
+  postingsForDocument(companyId: string, documentId: string): Promise<DocumentPosting[]>
+}

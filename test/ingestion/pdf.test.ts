@@ -1,0 +1,289 @@
+import PDFDocument from 'pdfkit'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Block, ParsedDocument } from '../../src/ingestion/model.js'
+import { terminateOcr } from '../../src/ingestion/ocr.js'
+import { createPdfParser, pdfParser } from '../../src/ingestion/parsers/pdf.js'
+import { parserFor } from '../../src/ingestion/parsers/registry.js'
+import { allText, fakeOcr, ingestFailure, manifestTags, textImage, withTimeout } from './ocr-support.js'
+import {
+  expectWellFormed,
+  filesWithExtensions,
+  inputFor,
+  LIMITS,
+  parsesOrRejectsCleanly,
+  robustnessDir,
+  tempFiles,
+} from './text-formats-support.js'
+
+const PDF = 'application/pdf'
+const file = tempFiles()
+afterAll(() => terminateOcr())
+
+function pdfOf(build: (doc: PDFKit.PDFDocument) => void, options: PDFKit.PDFDocumentOptions = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ autoFirstPage: false, ...options })
+    const chunks: Buffer[] = []
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
+    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('error', reject)
+    build(doc)
+    doc.end()
+  })
+}
+
+/** Three pages with known text; page 2 also has a three-column table drawn cell by cell. */
+function reportPdf(): Promise<Buffer> {
+  return pdfOf(
+    (doc) => {
+      for (let page = 1; page <= 3; page++) {
+        doc.addPage()
+        doc.fontSize(20).text(`Chapter ${page} overview`)
+        doc
+          .fontSize(11)
+          .text(
+            `Page ${page} explains the quarterly results in enough words that this paragraph wraps onto a second line of the page.`,
+          )
+        doc.moveDown()
+        doc.text(`Closing remark number ${page}.`)
+        if (page === 2) {
+          const top = doc.y + 20
+          const rows = [
+            ['Product', 'Units', 'Price'],
+            ['Apples', '120', '0.40'],
+            ['Pears', '75', '0.55'],
+          ]
+          for (const [r, cells] of rows.entries()) {
+            for (const [c, cell] of cells.entries()) doc.text(cell, 72 + c * 160, top + r * 22, { lineBreak: false })
+          }
+        }
+      }
+    },
+    { info: { Title: 'Quarterly Report 2024' } },
+  )
+}
+
+function blocksOn(doc: ParsedDocument, page: number): Block[] {
+  return doc.blocks.filter((block) => block.page === page)
+}
+
+describe('PDF parser', () => {
+  it('reads text per page in reading order, with headings, paragraphs, tables, title and progress', async () => {
+    const path = await file('report.pdf', await reportPdf())
+    const progress: [number, number][] = []
+    const doc = await pdfParser.parse(inputFor(path, PDF, { progress: (done, total) => progress.push([done, total]) }))
+    expect(doc.pageCount).toBe(3)
+    expect(doc.documentType).toBe('text')
+    expect(doc.title).toBe('Quarterly Report 2024')
+    expect(progress).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ])
+    expect(doc.blocks.every((block) => block.page !== undefined)).toBe(true)
+    for (const page of [1, 2, 3]) {
+      const [heading, body, closing] = blocksOn(doc, page)
+      expect(heading).toEqual({ kind: 'heading', level: 1, text: `Chapter ${page} overview`, page })
+      expect(body).toEqual({
+        kind: 'paragraph',
+        text: `Page ${page} explains the quarterly results in enough words that this paragraph wraps onto a second line of the page.`,
+        page,
+      })
+      expect(closing).toEqual({ kind: 'paragraph', text: `Closing remark number ${page}.`, page })
+    }
+    const table = blocksOn(doc, 2).find((block) => block.kind === 'table')
+    expect(table).toEqual({
+      kind: 'table',
+      page: 2,
+      header: ['Product', 'Units', 'Price'],
+      rows: [
+        { rowNumber: 2, cells: ['Apples', '120', '0.40'] },
+        { rowNumber: 3, cells: ['Pears', '75', '0.55'] },
+      ],
+    })
+    expect(blocksOn(doc, 1).some((block) => block.kind === 'table')).toBe(false)
+  })
+
+  it('OCRs a page that is only a picture of text (real Tesseract)', async () => {
+    const png = await textImage(['Invoice number 48213', 'Total due 1250 EUR'])
+    const path = await file(
+      'scanned.pdf',
+      await pdfOf((doc) => {
+        doc.addPage()
+        doc.text('This first page has a real text layer that is long enough.')
+        doc.addPage()
+        doc.image(png, 36, 36, { width: 540 })
+      }),
+    )
+    const doc = await pdfParser.parse(inputFor(path, PDF))
+    expect(doc.pageCount).toBe(2)
+    expect(blocksOn(doc, 1)).toEqual([
+      { kind: 'paragraph', text: 'This first page has a real text layer that is long enough.', page: 1 },
+    ])
+    const scanned = blocksOn(doc, 2)
+    expect(scanned.length).toBeGreaterThan(0)
+    expect(scanned.every((block) => block.kind === 'paragraph')).toBe(true)
+    const text = scanned.map((block) => ('text' in block ? block.text : '')).join(' ')
+    expect(text).toContain('Invoice number 48213')
+    expect(text).toContain('1250 EUR')
+    expect(doc.documentType).toBe('text')
+  })
+
+  it('with the ADVANCED loader, OCRs large embedded images into image blocks and skips small ones', async () => {
+    const png = await textImage(['Embedded chart label'])
+    const path = await file(
+      'embedded.pdf',
+      await pdfOf((doc) => {
+        doc.addPage({ size: [600, 800] })
+        doc.text('Text of the page that talks about the chart below, long enough to count.')
+        doc.image(png, 10, 200, { width: 580 }) // 580 x 106 of 600 x 800: 13 % of the page
+        doc.image(png, 50, 600, { width: 100 }) // 0.5 % of the page: a logo
+      }),
+    )
+    const ocr = fakeOcr('Embedded chart label')
+    const standard = await createPdfParser(ocr).parse(inputFor(path, PDF))
+    expect(ocr.calls).toHaveLength(0)
+    expect(standard.blocks.map((block) => block.kind)).toEqual(['paragraph'])
+    const advanced = await createPdfParser(ocr).parse(
+      inputFor(path, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.1 } }),
+    )
+    expect(ocr.calls).toHaveLength(1)
+    expect(ocr.calls[0]?.options).toEqual({ rotate: 0, flip: false })
+    expect(advanced.blocks).toEqual([
+      { kind: 'paragraph', text: 'Text of the page that talks about the chart below, long enough to count.', page: 1 },
+      { kind: 'image', imageId: 'p1-img1', text: 'Embedded chart label', page: 1 },
+    ])
+    ocr.calls.length = 0
+    const searchable = await file(
+      'searchable.pdf',
+      await pdfOf((doc) => {
+        doc.addPage({ size: [600, 800] })
+        doc.image(png, 0, 0, { width: 600, height: 800 })
+        doc.text('The OCR text layer of a scanned page lies over the scan itself.', 50, 50)
+      }),
+    )
+    const overScan = await createPdfParser(ocr).parse(
+      inputFor(searchable, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.1 } }),
+    )
+    expect(ocr.calls).toHaveLength(0)
+    expect(overScan.blocks.map((block) => block.kind)).toEqual(['paragraph'])
+    await createPdfParser(ocr).parse(
+      inputFor(path, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.001 } }),
+    )
+    expect(ocr.calls).toHaveLength(2)
+  })
+
+  it('turns images drawn rotated or flipped upright for OCR', async () => {
+    const png = await textImage(['Sideways'], 800, 200)
+    const path = await file(
+      'rotated.pdf',
+      await pdfOf((doc) => {
+        doc.addPage()
+        doc.save()
+        doc.rotate(90, { origin: [300, 300] })
+        doc.image(png, 100, 200, { width: 400 })
+        doc.restore()
+      }),
+    )
+    const ocr = fakeOcr()
+    await createPdfParser(ocr).parse(inputFor(path, PDF))
+    expect(ocr.calls).toHaveLength(1)
+    expect(ocr.calls[0]?.options).toEqual({ rotate: 90, flip: false, sidewaysRetry: true })
+    // Rotated a quarter, the 800 x 400 picture (upscaled for OCR) stands taller than wide.
+    expect(ocr.calls[0]?.height).toBeGreaterThan(ocr.calls[0]?.width ?? 0)
+  })
+
+  it('rejects a PDF that needs a password, and opens one protected by an owner password only', async () => {
+    const locked = await file(
+      'locked.pdf',
+      await pdfOf(
+        (doc) => {
+          doc.addPage()
+          doc.text('Top secret')
+        },
+        { userPassword: 'secret', ownerPassword: 'owner' },
+      ),
+    )
+    const error = await ingestFailure(pdfParser.parse(inputFor(locked, PDF)))
+    expect(error.permanent).toBe(true)
+    expect(error.message).toBe('the PDF is password-protected')
+    const ownerOnly = await file(
+      'owner.pdf',
+      await pdfOf(
+        (doc) => {
+          doc.addPage()
+          doc.text('Readable but not printable')
+        },
+        { ownerPassword: 'owner', permissions: { printing: 'lowResolution', copying: false } },
+      ),
+    )
+    const doc = await pdfParser.parse(inputFor(ownerOnly, PDF))
+    expect(doc.blocks).toEqual([{ kind: 'paragraph', text: 'Readable but not printable', page: 1 }])
+  })
+
+  it('calls a truncated PDF or non-PDF bytes damaged, permanently', async () => {
+    const whole = await reportPdf()
+    const truncated = await file('half.pdf', whole.subarray(0, Math.floor(whole.length / 2)))
+    const error = await ingestFailure(pdfParser.parse(inputFor(truncated, PDF)))
+    expect(error.permanent).toBe(true)
+    expect(error.message).toMatch(/^the PDF file is damaged or truncated: /)
+    const garbage = await file('garbage.pdf', Buffer.from('%PDF-1.7\n this is not really a PDF at all'))
+    expect((await ingestFailure(pdfParser.parse(inputFor(garbage, PDF)))).message).toMatch(
+      /^the PDF file is damaged or truncated: /,
+    )
+  })
+
+  it('enforces the page cap before reading pages, also on a 10,000-page PDF', async () => {
+    const five = await file(
+      'five.pdf',
+      await pdfOf((doc) => {
+        for (let i = 1; i <= 5; i++) doc.addPage().text(`page ${i}`)
+      }),
+    )
+    const error = await ingestFailure(pdfParser.parse(inputFor(five, PDF, { limits: { ...LIMITS, maxPages: 3 } })))
+    expect(error.permanent).toBe(true)
+    expect(error.message).toBe('limit exceeded: the PDF has 5 pages, more than the limit of 3')
+    const huge = await file(
+      'huge.pdf',
+      await pdfOf((doc) => {
+        for (let i = 1; i <= 10_000; i++) doc.addPage({ size: [200, 200] })
+      }),
+    )
+    const progress: number[] = []
+    const hugeError = await ingestFailure(
+      pdfParser.parse(inputFor(huge, PDF, { progress: (done) => progress.push(done) })),
+    )
+    expect(hugeError.message).toBe('limit exceeded: the PDF has 10000 pages, more than the limit of 2000')
+    expect(progress).toEqual([])
+  })
+
+  it('is the registered parser for application/pdf', () => {
+    expect(parserFor(PDF)).toBe(pdfParser)
+  })
+
+  it('parses every real PDF of the corpus or rejects it with an IngestError, without hanging', async () => {
+    const corpus = robustnessDir()
+    if (!corpus) return
+    const tags = manifestTags(corpus)
+    const parser = createPdfParser(fakeOcr())
+    const files = filesWithExtensions(corpus, ['pdf'])
+    expect(files.length).toBeGreaterThan(50)
+    const outcomes = new Map<string, ParsedDocument | Error>()
+    for (const path of files) {
+      const result = await withTimeout(
+        parsesOrRejectsCleanly(() => parser.parse(inputFor(path, PDF))),
+        20_000,
+        path,
+      )
+      outcomes.set(path, result)
+      if (!(result instanceof Error)) expectWellFormed(result)
+    }
+    for (const [path, result] of outcomes) {
+      const tag = tags.get(path) ?? ''
+      if (tag.includes('needs-password')) expect((result as Error).message, path).toBe('the PDF is password-protected')
+      if (tag.includes('encrypted-no-user-password')) expect(result, path).not.toBeInstanceOf(Error)
+    }
+    const parsed = [...outcomes.values()].filter((r) => !(r instanceof Error)) as ParsedDocument[]
+    expect(parsed.length).toBeGreaterThan(files.length * 0.8)
+    expect(parsed.filter((doc) => allText(doc).length > 100).length).toBeGreaterThan(files.length * 0.4)
+  }, 240_000)
+})

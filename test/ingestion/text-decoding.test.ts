@@ -1,0 +1,133 @@
+import iconv from 'iconv-lite'
+import { describe, expect, it } from 'vitest'
+import { detectMimeType } from '../../src/domain/knowledge-base/file-types.js'
+import {
+  decodeFileStream,
+  decodeText,
+  detectFileEncoding,
+  ENCODING_SAMPLE_BYTES,
+  readTextFile,
+  sniffTextEncoding,
+} from '../../src/ingestion/text-decoding.js'
+import { tempFiles } from './text-formats-support.js'
+
+const file = tempFiles()
+const BOM_LE = Buffer.from([0xff, 0xfe])
+const BOM_BE = Buffer.from([0xfe, 0xff])
+const FRENCH = 'Le café coûte 3 € — « très bon », dit Jürgen.'
+const RUSSIAN =
+  'Однажды в студёную зимнюю пору я из лесу вышел; был сильный мороз. Гляжу, поднимается медленно в гору лошадка, везущая хворосту воз.'
+
+describe('decodeText', () => {
+  it('honours byte-order marks and strips them', () => {
+    expect(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(FRENCH)]))).toBe(FRENCH)
+    expect(decodeText(Buffer.concat([BOM_LE, iconv.encode(FRENCH, 'utf-16le')]))).toBe(FRENCH)
+    expect(decodeText(Buffer.concat([BOM_BE, iconv.encode(FRENCH, 'utf-16be')]))).toBe(FRENCH)
+  })
+
+  it('recognises UTF-16 without a BOM from its zero bytes', () => {
+    expect(sniffTextEncoding(iconv.encode('Hello, world: plain text.', 'utf-16le'))).toBe('utf-16le')
+    expect(sniffTextEncoding(iconv.encode('Hello, world: plain text.', 'utf-16be'))).toBe('utf-16be')
+    expect(decodeText(iconv.encode(FRENCH, 'utf-16le'))).toBe(FRENCH)
+  })
+
+  it('reads valid UTF-8 as UTF-8, even when a charset is declared', () => {
+    expect(decodeText(Buffer.from(FRENCH))).toBe(FRENCH)
+    expect(decodeText(Buffer.from(FRENCH), { declaredCharset: 'iso-8859-1' })).toBe(FRENCH)
+  })
+
+  it('falls back to windows-1252 for Latin text that is not UTF-8', () => {
+    const bytes = iconv.encode(FRENCH, 'windows-1252')
+    expect(sniffTextEncoding(bytes)).toBe('windows-1252')
+    expect(decodeText(bytes)).toBe(FRENCH)
+    expect(decodeText(iconv.encode('Größe', 'latin1'))).toBe('Größe')
+  })
+
+  it('uses a declared charset for non-UTF-8 bytes, but not a false "utf-8" declaration', () => {
+    const polish = iconv.encode('Łódź i Kraków, zażółć gęślą jaźń', 'iso-8859-2')
+    expect(decodeText(polish, { declaredCharset: 'ISO-8859-2' })).toBe('Łódź i Kraków, zażółć gęślą jaźń')
+    expect(decodeText(iconv.encode(FRENCH, 'windows-1252'), { declaredCharset: 'utf-8' })).toBe(FRENCH)
+  })
+
+  it('detects confident legacy charsets (Cyrillic) with jschardet', () => {
+    expect(decodeText(iconv.encode(RUSSIAN, 'windows-1251'))).toBe(RUSSIAN)
+    expect(decodeText(iconv.encode(RUSSIAN, 'cp866'))).toBe(RUSSIAN)
+  })
+
+  it('never throws on bad bytes, and says binary is not text', () => {
+    const broken = Buffer.concat([Buffer.from('ok '), Buffer.from([0xc3, 0x28, 0xff, 0x00, 0x01]), Buffer.from(' end')])
+    expect(() => decodeText(broken)).not.toThrow()
+    expect(decodeText(broken)).toContain('ok ')
+    expect(sniffTextEncoding(Buffer.from([0, 1, 2, 3, 254, 255, 0, 7]))).toBeNull()
+    const noisy = Buffer.from(Array.from({ length: 4096 }, (_, i) => ((i * 37) % 255) + 1))
+    expect(sniffTextEncoding(noisy)).toBeNull()
+    expect(sniffTextEncoding(Buffer.alloc(0))).toBe('utf-8')
+  })
+
+  it('keeps UTF-8 with a few damaged bytes as UTF-8', () => {
+    const damaged = Buffer.concat([Buffer.from('Größe, naïve, café, 5 €. '), Buffer.from([0xe9]), Buffer.from(' Ende')])
+    expect(sniffTextEncoding(damaged)).toBe('utf-8')
+    expect(decodeText(damaged)).toBe('Größe, naïve, café, 5 €. \ufffd Ende')
+  })
+
+  it('accepts a multi-byte character cut at the end of a sample', () => {
+    const bytes = Buffer.from('café')
+    expect(sniffTextEncoding(bytes.subarray(0, bytes.length - 1), { truncated: true })).toBe('utf-8')
+  })
+})
+
+describe('file decoding', () => {
+  it('streams across chunk boundaries without breaking multi-byte characters', async () => {
+    const text = `${'a'.repeat(ENCODING_SAMPLE_BYTES - 1)}é€${'ü'.repeat(50_000)}`
+    const utf8 = await file('boundary-utf8.txt', text)
+    expect(await readTextFile(utf8)).toBe(text)
+    const utf16 = await file('boundary-utf16.txt', Buffer.concat([BOM_LE, iconv.encode(text, 'utf-16le')]))
+    const pieces: string[] = []
+    for await (const piece of decodeFileStream(utf16, await detectFileEncoding(utf16))) pieces.push(piece)
+    expect(pieces.length).toBeGreaterThan(1)
+    expect(pieces.join('')).toBe(text)
+  })
+
+  it('looks at the end of a file whose start is plain ASCII', async () => {
+    const text = `${'plain ascii line\n'.repeat(8000)}un café à Besançon\n`
+    const path = await file('late-latin1.txt', iconv.encode(text, 'windows-1252'))
+    expect(await detectFileEncoding(path)).toBe('windows-1252')
+    expect(await readTextFile(path)).toBe(text)
+  })
+})
+
+describe('upload sniffing (detectMimeType)', () => {
+  const sniff = async (name: string, bytes: Buffer | string) => {
+    const path = await file(`sniff-${name || 'noname'}`, bytes)
+    return detectMimeType(path, name, Buffer.byteLength(bytes))
+  }
+  const EMAIL =
+    'From: Ann <ann@example.com>\r\nTo: bob@example.com\r\nSubject: Hi\r\nDate: Fri, 15 Mar 2024 10:00:00 +0000\r\n\r\nBody\r\n'
+
+  it('recognises non-UTF-8 text as text', async () => {
+    expect(await sniff('notes', iconv.encode(FRENCH, 'windows-1252'))).toBe('text/plain')
+    expect(await sniff('prices.csv', iconv.encode('a;b\n1,5;é\n', 'latin1'))).toBe('text/csv')
+    expect(await sniff('utf16.txt', iconv.encode('UTF-16 text without a byte-order mark', 'utf-16le'))).toBe(
+      'text/plain',
+    )
+    // file-type takes FF FE for an MPEG audio frame.
+    expect(await sniff('bom16.md', Buffer.concat([BOM_LE, iconv.encode('# Title\n\ntext', 'utf-16le')]))).toBe(
+      'text/markdown',
+    )
+    expect(await sniff('blob.bin', Buffer.from([0, 1, 2, 3, 254, 255, 0, 7]))).toBe('application/octet-stream')
+  })
+
+  it('recognises RFC 822 messages by their headers when the name does not say another format', async () => {
+    expect(await sniff('message', EMAIL)).toBe('message/rfc822')
+    expect(await sniff('saved.txt', EMAIL)).toBe('message/rfc822')
+    expect(await sniff('mail.eml', EMAIL)).toBe('message/rfc822')
+    expect(await sniff('utf16-mail', Buffer.concat([BOM_LE, iconv.encode(EMAIL, 'utf-16le')]))).toBe('message/rfc822')
+    expect(await sniff('notes.md', EMAIL)).toBe('text/markdown')
+    expect(await sniff('memo', 'Subject: one header only\n\nthen text\n')).toBe('text/plain')
+    expect(await sniff('prose', 'From: the start, this is prose.\nIt continues here.\n')).toBe('text/plain')
+  })
+
+  it('keeps XHTML named .html as HTML', async () => {
+    expect(await sniff('page.html', '<?xml version="1.0"?>\n<html><body><p>x</p></body></html>')).toBe('text/html')
+  })
+})
