@@ -7,6 +7,7 @@ import { downloadFileRoute } from './download-file.js'
 import { getChunksRoute } from './get-chunks.js'
 import { getObjectRoute } from './get-object.js'
 import { listObjectsRoute } from './list-objects.js'
+import { searchRoute } from './search.js'
 import { updateMetadataRoute } from './update-metadata.js'
 import { uploadDocumentRoute } from './upload-document.js'
 import { UPLOAD_FORM_LIMITS } from './upload-form.js'
@@ -20,6 +21,7 @@ export function registerKnowledgeBaseRoutes(app: FastifyInstance, ctx: AppContex
   createFolderRoute(app, ctx)
   deleteObjectRoute(app, ctx)
   downloadFileRoute(app, ctx)
+  searchRoute(app, ctx)
   // Multipart parsing only where a form is expected; everywhere else such a body is a 415.
   void app.register(async (uploads) => {
     await uploads.register(multipart, {

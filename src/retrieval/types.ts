@@ -1,0 +1,70 @@
+/**
+ * The contract between retrieval (scope + ranking, src/retrieval) and its users: the search
+ * extension endpoint and the conversation pipeline (src/answering).
+ */
+
+/** Which documents a query may see, after bot scope and message filters are combined. */
+export interface ResolvedScope {
+  /** Ids of the PROCESSED documents in scope; null means the whole knowledge base of the company. */
+  readonly documentIds: readonly string[] | null
+}
+
+/** Message-level filters (spec 4.3): document ids in `paths`, tag ids in `tags`. */
+export interface MessageFilters {
+  readonly documentIds: readonly string[]
+  readonly tagIds: readonly string[]
+  /** Folder paths (search extension only): documents below any of them. */
+  readonly folders?: readonly string[]
+}
+
+export interface SearchQuery {
+  readonly text: string
+  readonly scope: ResolvedScope
+  /** Most chunks to return, best first. */
+  readonly limit: number
+  /** Analysis language of the query; detected from the text when absent. */
+  readonly language?: string
+}
+
+/** One ranked chunk with everything a source entry or search hit needs. */
+export interface RetrievedChunk {
+  readonly chunkId: string
+  readonly documentId: string
+  /** `/hr/leave.pdf` */
+  readonly objectName: string
+  readonly filename: string
+  readonly documentType: string
+  readonly description: string
+  /** Chunk index in its document (`chunk_idx`). */
+  readonly idx: number
+  readonly text: string
+  readonly pageNumber: string | null
+  readonly rowIdx: string | null
+  readonly metadata: Readonly<Record<string, unknown>>
+  /** Raw ranking score (BM25, or fused), higher is better. */
+  readonly score: number
+  /** The score mapped to [0,1] for `usage_score`, comparable within one result list. */
+  readonly usageScore: number
+}
+
+export interface Retriever {
+  /** Ranked chunks of the company within the scope; identical order on every store. */
+  search(companyId: string, query: SearchQuery): Promise<RetrievedChunk[]>
+}
+
+/** A query as the index saw it: its distinct terms and the language they were analysed in. */
+export interface AnalysedQuery {
+  readonly terms: readonly string[]
+  readonly language: string
+}
+
+/** Ranked chunks with the analysed query that produced them. */
+export interface RetrievalResult {
+  readonly query: AnalysedQuery
+  readonly chunks: RetrievedChunk[]
+}
+
+/** A Retriever that can also say how it read the query (the search extension echoes it). */
+export interface ExplainingRetriever extends Retriever {
+  retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult>
+}
