@@ -1,0 +1,281 @@
+import { AUTOMATIC_LOCALE } from '../domain/bots/locales.js'
+import { errors } from '../domain/errors.js'
+import { detectLanguage } from '../retrieval/analysis.js'
+import { resolveScope } from '../retrieval/scope.js'
+import type { MessageFilters, ResolvedScope, RetrievedChunk, Retriever } from '../retrieval/types.js'
+import type { BotRecord } from '../storage/ports/bots.js'
+import type { StoredSource } from '../storage/ports/messages.js'
+import type { Repositories } from '../storage/store.js'
+import { extractKeywords } from './keywords.js'
+import { answerLanguage } from './language.js'
+import { rephrase } from './rephrase.js'
+import { selectDocuments, selectionRuns } from './selection.js'
+import { detectSmallTalk, smallTalkReply } from './small-talk.js'
+import type { Answerer, ChatTurn } from './types.js'
+
+/** Chunks handed to the answerer. */
+export const RETRIEVAL_LIMIT = 8
+/** Cap on the bot's default documents, in tokens, all together (DESIGN §4). */
+export const DEFAULT_DOCUMENTS_MAX_TOKENS = 4000
+
+export interface TurnInput {
+  readonly companyId: string
+  readonly bot: BotRecord
+  readonly message: string
+  /** The message's `auto_document_selector`, if given. */
+  readonly autoDocumentSelector: boolean | undefined
+  readonly filters: MessageFilters | undefined
+  /** Earlier messages of the chat, oldest first. */
+  readonly history: readonly ChatTurn[]
+}
+
+/** The bot scope as send-message reports it in `tags`. */
+export interface ScopeReport {
+  readonly documentIds: readonly string[]
+  readonly paths: readonly { readonly id: string; readonly objectName: string }[]
+  readonly tags: readonly string[]
+}
+
+/** Everything one answered question produced, before it is stored. */
+export interface Turn {
+  readonly question: string
+  readonly rephrasing: string
+  readonly keywords: readonly string[]
+  readonly smallTalk: boolean
+  readonly notFound: boolean
+  readonly text: string
+  /** Cited chunks in citation order (`[n]` is `sources[n - 1]`), then the default documents. */
+  readonly sources: readonly StoredSource[]
+  /** Documents automatic selection chose; empty when it did not run. */
+  readonly documentsFiltered: readonly string[]
+  /** Null when automatic selection did not run; else whether it found documents. */
+  readonly validatedAutodocs: boolean | null
+  readonly scope: ScopeReport
+}
+
+export interface ConversationDeps {
+  readonly retriever: Retriever
+  readonly answerer: Answerer
+}
+
+/** First page of `3`, `3-4`: a number; null when the source has no page. */
+export function firstPage(pageNumber: string | null): number | null {
+  const match = pageNumber?.match(/\d+/)
+  return match ? Number(match[0]) : null
+}
+
+function lookupChunk(id: string, text: string, pageNumber: string | null, base: RetrievedChunk): RetrievedChunk {
+  return { ...base, chunkId: `lookup:${id}`, text, pageNumber, rowIdx: null, score: 0, usageScore: 1 }
+}
+
+/**
+ * The question pipeline (DESIGN §2 "Question"): scope → small-talk gate → rephrasing with the
+ * previous question → keywords → optional automatic document selection → retrieval → answer, with
+ * the bot's default documents given whole. Reads only; the caller stores the result.
+ */
+export class Conversation {
+  constructor(private readonly deps: ConversationDeps) {}
+
+  async respond(repos: Repositories, input: TurnInput, onToken?: (text: string) => void): Promise<Turn> {
+    const { bot, companyId } = input
+    const botScope = await resolveScope(repos, companyId, bot, input.filters, bot.manualFilters)
+    const scope = await this.scopeReport(repos, bot, botScope)
+    const base = { question: input.message, scope }
+
+    const preferred = bot.locale === AUTOMATIC_LOCALE ? undefined : bot.locale
+    const smallTalk = detectSmallTalk(input.message, preferred)
+    if (smallTalk) {
+      const text = smallTalkReply(smallTalk.kind, preferred ?? smallTalk.language)
+      onToken?.(text)
+      return {
+        ...base,
+        rephrasing: input.message.trim(),
+        keywords: [],
+        smallTalk: true,
+        notFound: false,
+        text,
+        sources: [],
+        documentsFiltered: [],
+        validatedAutodocs: null,
+      }
+    }
+
+    const questionLanguage = detectLanguage(input.message)
+    const previous = [...input.history].reverse().find((turn) => turn.actor === 'user')?.text
+    const rephrasing = rephrase(input.message, previous, questionLanguage)
+    const keywords = extractKeywords(rephrasing, questionLanguage)
+
+    let searchScope = botScope
+    let documentsFiltered: string[] = []
+    let validatedAutodocs: boolean | null = null
+    if (selectionRuns(bot.autoDocumentSelector, input.autoDocumentSelector)) {
+      documentsFiltered = await selectDocuments(
+        repos,
+        companyId,
+        botScope,
+        rephrasing,
+        questionLanguage,
+        bot.filters.defaultAutoDocuments,
+      )
+      validatedAutodocs = documentsFiltered.length > 0
+      if (validatedAutodocs) searchScope = { documentIds: documentsFiltered }
+    }
+
+    const retrieved = await this.deps.retriever.search(companyId, {
+      text: rephrasing,
+      scope: searchScope,
+      limit: RETRIEVAL_LIMIT,
+    })
+    const defaults = await this.defaultDocuments(repos, bot, retrieved[0])
+    const all = [...retrieved, ...defaults]
+    const answer = await this.deps.answerer.answer(
+      {
+        question: input.message,
+        standaloneQuestion: rephrasing,
+        sources: all,
+        language: answerLanguage(bot.locale, input.message),
+        botPrompt: bot.prompt,
+        history: input.history,
+      },
+      onToken,
+    )
+
+    const cited = answer.notFound ? [] : answer.cited.filter((index) => index >= 0 && index < all.length)
+    const renumber = new Map(cited.map((index, position) => [index + 1, position + 1]))
+    const text = answer.text.replace(/\[(\d+)\]/g, (whole, n: string) => {
+      const to = renumber.get(Number(n))
+      return to === undefined ? whole : `[${to}]`
+    })
+    const chosen = cited.map((index) => all[index] as RetrievedChunk)
+    const lookups = defaults.filter((chunk) => !chosen.includes(chunk))
+    const tagNames = await this.tagNames(repos, companyId, [...chosen, ...lookups])
+    const sources = [...chosen, ...lookups].map((chunk) => toSource(chunk, tagNames.get(chunk.documentId) ?? []))
+    return {
+      ...base,
+      rephrasing,
+      keywords,
+      smallTalk: false,
+      notFound: answer.notFound,
+      text,
+      sources,
+      documentsFiltered,
+      validatedAutodocs,
+    }
+  }
+
+  private async scopeReport(repos: Repositories, bot: BotRecord, scope: ResolvedScope): Promise<ScopeReport> {
+    const folders = await repos.knowledgeBase.findByNames(bot.companyId, bot.filters.paths)
+    const byName = new Map(folders.filter((o) => o.kind === 'folder').map((o) => [o.objectName, o.id]))
+    return {
+      documentIds: scope.documentIds ?? [],
+      paths: bot.filters.paths.flatMap((path) => {
+        const id = byName.get(path)
+        return id === undefined ? [] : [{ id, objectName: path }]
+      }),
+      tags: [...bot.filters.tags],
+    }
+  }
+
+  /** The bot's default documents, each whole as one source; 400 when together they pass the cap. */
+  private async defaultDocuments(
+    repos: Repositories,
+    bot: BotRecord,
+    template: RetrievedChunk | undefined,
+  ): Promise<RetrievedChunk[]> {
+    if (bot.filters.defaultDocuments.length === 0) return []
+    const found = await repos.knowledgeBase.findByNames(bot.companyId, bot.filters.defaultDocuments)
+    const byName = new Map(found.map((object) => [object.objectName, object]))
+    const chunks: RetrievedChunk[] = []
+    let tokens = 0
+    for (const path of bot.filters.defaultDocuments) {
+      const document = byName.get(path)
+      if (document?.kind !== 'document' || document.processing.state !== 'PROCESSED') continue
+      const parts = await repos.chunks.listForDocument(bot.companyId, document.id)
+      if (parts.length === 0) continue
+      tokens += parts.reduce((sum, part) => sum + part.tokenCount, 0)
+      if (tokens > DEFAULT_DOCUMENTS_MAX_TOKENS) {
+        throw errors.validation(
+          `the bot's default documents hold more than ${DEFAULT_DOCUMENTS_MAX_TOKENS} tokens together; remove some from filters.default_documents`,
+        )
+      }
+      const pages = parts.map((part) => part.pageNumber).filter((page): page is string => page !== null)
+      const pageNumber =
+        pages.length === 0
+          ? null
+          : pages[0] === pages.at(-1)
+            ? (pages[0] ?? null)
+            : `${firstPage(pages[0] ?? null)}-${pages.at(-1)?.match(/\d+(?!.*\d)/)?.[0] ?? ''}`
+      const shell: RetrievedChunk = template ?? {
+        chunkId: '',
+        documentId: '',
+        objectName: '',
+        filename: '',
+        documentType: '',
+        description: '',
+        idx: 0,
+        text: '',
+        pageNumber: null,
+        rowIdx: null,
+        metadata: {},
+        score: 0,
+        usageScore: 1,
+      }
+      chunks.push(
+        lookupChunk(document.id, parts.map((part) => part.text).join('\n'), pageNumber, {
+          ...shell,
+          documentId: document.id,
+          objectName: document.objectName,
+          filename: document.objectName.slice(document.objectName.lastIndexOf('/') + 1),
+          documentType: document.documentType,
+          description: document.description,
+          idx: 0,
+          metadata: {},
+        }),
+      )
+    }
+    return chunks
+  }
+
+  private async tagNames(
+    repos: Repositories,
+    companyId: string,
+    chunks: readonly RetrievedChunk[],
+  ): Promise<Map<string, string[]>> {
+    const documentIds = [...new Set(chunks.map((chunk) => chunk.documentId))]
+    const names = new Map<string, string[]>()
+    if (documentIds.length === 0) return names
+    const tagIds = await repos.tags.tagIdsOf(companyId, documentIds)
+    const allIds = [...new Set([...tagIds.values()].flat())]
+    const tags = allIds.length === 0 ? [] : await repos.tags.findByIds(companyId, allIds)
+    const nameOf = new Map(tags.map((tag) => [tag.id, tag.name]))
+    for (const id of documentIds) {
+      names.set(
+        id,
+        (tagIds.get(id) ?? []).flatMap((tagId) => {
+          const name = nameOf.get(tagId)
+          return name === undefined ? [] : [name]
+        }),
+      )
+    }
+    return names
+  }
+}
+
+function toSource(chunk: RetrievedChunk, tags: readonly string[]): StoredSource {
+  const lookup = chunk.chunkId.startsWith('lookup:')
+  return {
+    documentId: chunk.documentId,
+    objectName: chunk.objectName,
+    filename: chunk.filename,
+    description: chunk.description,
+    documentType: chunk.documentType,
+    page: firstPage(chunk.pageNumber),
+    pageNumber: chunk.pageNumber,
+    rowIdx: chunk.rowIdx,
+    chunkIdx: lookup ? null : chunk.idx,
+    content: chunk.text,
+    tags: [...tags],
+    usageScore: Math.min(1, Math.max(0, chunk.usageScore)),
+    retrievalMode: lookup ? 'lookup' : 'similarity',
+  }
+}

@@ -1,0 +1,158 @@
+import { analyze, analyzeTokens, detectLanguage } from '../retrieval/analysis.js'
+import type { RetrievedChunk } from '../retrieval/types.js'
+import { framingLanguage } from './language.js'
+import { OutputGuard } from './output-guard.js'
+import { PHRASES } from './phrases.js'
+import type { Answer, Answerer, AnswerInput } from './types.js'
+
+/** Tuning of the extractive answerer. */
+export interface ExtractiveOptions {
+  /** Most sentences quoted in one answer. */
+  readonly maxSentences: number
+  /** Least share of the question's weight a sentence must cover to be quoted at all. */
+  readonly minCoverage: number
+  /** Sentences sharing more than this share of their terms with a quoted one are near-duplicates. */
+  readonly duplicateOverlap: number
+  /** Longest quoted sentence, in characters (longer ones are cut at a word boundary). */
+  readonly maxSentenceChars: number
+}
+
+export const EXTRACTIVE_DEFAULTS: ExtractiveOptions = {
+  maxSentences: 3,
+  minCoverage: 0.5,
+  duplicateOverlap: 0.7,
+  maxSentenceChars: 500,
+}
+
+interface Candidate {
+  readonly source: number
+  readonly text: string
+  readonly terms: ReadonlySet<string>
+  score: number
+  coverage: number
+}
+
+const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
+/** Citation markers inside document text would be mistaken for ours. */
+const CITATION = /\[\d+\]/g
+
+/** Sentences of a chunk: lines split into sentences; the heading trail chunks start with is context, not an answer. */
+function sentencesOf(chunk: RetrievedChunk): string[] {
+  const lines = chunk.text.split(/\n+/)
+  if (lines.length > 1 && lines[0]?.includes(' > ')) lines.shift()
+  const sentences: string[] = []
+  for (const line of lines) {
+    for (const { segment } of sentenceSegmenter.segment(line)) {
+      const sentence = segment.replace(CITATION, '').replace(/\s+/g, ' ').trim()
+      if (sentence !== '') sentences.push(sentence)
+    }
+  }
+  return sentences
+}
+
+function clip(sentence: string, max: number): string {
+  if (sentence.length <= max) return sentence
+  const cut = sentence.slice(0, max)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0
+  let shared = 0
+  for (const term of a) if (b.has(term)) shared++
+  return shared / Math.min(a.size, b.size)
+}
+
+/**
+ * The offline answerer (DESIGN §6): quotes the sentences of the retrieved chunks that best answer
+ * the question and cites each as `[n]`. A sentence scores by the share of the question's term
+ * weight it contains, terms weighted by inverse frequency among the candidate sentences (rare
+ * question terms count more), multiplied by its chunk's retrieval score so better-ranked chunks win
+ * ties. Near-duplicates of an already quoted sentence are skipped. When no sentence covers at least
+ * `minCoverage` of the question, the answer is the localised "not found in the knowledge base",
+ * citing nothing. Framing words are in the requested language (en, fr, de, es, it, pt, nl; English
+ * otherwise); quoted text stays as the documents wrote it.
+ */
+export class ExtractiveAnswerer implements Answerer {
+  constructor(private readonly options: ExtractiveOptions = EXTRACTIVE_DEFAULTS) {}
+
+  async answer(input: AnswerInput, onToken?: (text: string) => void): Promise<Answer> {
+    const phrases = PHRASES[framingLanguage(input.language)]
+    // Quoted text is data: a document's images (fetched by whoever renders the answer) are taken
+    // out before sentences are picked, so no fragment of one can survive a sentence split.
+    const guard = new OutputGuard(input.sources.map((source) => source.text).join('\n'))
+    const picked = this.pick({
+      ...input,
+      sources: input.sources.map((source) => ({ ...source, text: guard.guard(source.text) })),
+    })
+    if (picked.length === 0) {
+      onToken?.(phrases.notFound)
+      return { text: phrases.notFound, cited: [], notFound: true }
+    }
+    const cited: number[] = []
+    const lines: string[] = []
+    for (const candidate of picked) {
+      if (!cited.includes(candidate.source)) cited.push(candidate.source)
+      lines.push(`- ${clip(candidate.text, this.options.maxSentenceChars)} [${candidate.source + 1}]`)
+    }
+    const pieces = [phrases.intro, ...lines]
+    pieces.forEach((piece, index) => {
+      onToken?.(index === 0 ? piece : `\n${piece}`)
+    })
+    return { text: pieces.join('\n'), cited, notFound: false }
+  }
+
+  /** The quoted sentences, best first. */
+  private pick(input: AnswerInput): Candidate[] {
+    // Terms must be analysed like the chunks were: in the documents' language, not the answer's.
+    const language = detectLanguage(
+      input.sources
+        .slice(0, 3)
+        .map((chunk) => chunk.text)
+        .join('\n'),
+    )
+    const questionTerms = [...new Set(analyzeTokens(input.standaloneQuestion, language).map((token) => token.term))]
+    if (questionTerms.length === 0 || input.sources.length === 0) return []
+    const wanted = new Set(questionTerms)
+
+    const candidates: Candidate[] = []
+    input.sources.forEach((chunk, source) => {
+      for (const text of sentencesOf(chunk)) {
+        const terms = new Set(analyze(text, language))
+        if (terms.size < 3) continue
+        candidates.push({ source, text, terms, score: 0, coverage: 0 })
+      }
+    })
+    if (candidates.length === 0) return []
+
+    const weight = new Map<string, number>()
+    for (const term of questionTerms) {
+      const df = candidates.filter((candidate) => candidate.terms.has(term)).length
+      weight.set(term, Math.log(1 + (candidates.length + 1) / (df + 0.5)))
+    }
+    const total = [...weight.values()].reduce((sum, w) => sum + w, 0)
+    for (const candidate of candidates) {
+      let matched = 0
+      for (const term of candidate.terms) if (wanted.has(term)) matched += weight.get(term) ?? 0
+      candidate.coverage = matched / total
+      const retrieval = input.sources[candidate.source]?.usageScore ?? 0
+      candidate.score = candidate.coverage * (0.5 + 0.5 * Math.min(1, Math.max(0, retrieval)))
+    }
+
+    const ranked = candidates
+      .filter((candidate) => candidate.coverage >= this.options.minCoverage)
+      .sort((a, b) => b.score - a.score || a.source - b.source)
+    const best = ranked[0]
+    if (!best) return []
+    const chosen: Candidate[] = []
+    for (const candidate of ranked) {
+      if (chosen.length === this.options.maxSentences) break
+      // Far weaker sentences dilute a good answer.
+      if (candidate.score < best.score * 0.5) break
+      if (chosen.some((kept) => overlap(kept.terms, candidate.terms) > this.options.duplicateOverlap)) continue
+      chosen.push(candidate)
+    }
+    return chosen
+  }
+}
