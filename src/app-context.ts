@@ -1,16 +1,31 @@
 import { join } from 'node:path'
+import pino from 'pino'
+import { Conversation } from './answering/conversation.js'
+import { LlmSummarizer, offlineSummarizer } from './answering/export.js'
+import { ExtractiveAnswerer } from './answering/extractive-answerer.js'
+import { LlmAnswerer } from './answering/llm-answerer.js'
+import { chatModelFromConfig } from './answering/providers/from-config.js'
+import type { Answerer } from './answering/types.js'
 import type { Config } from './config.js'
 import { TokenService } from './domain/auth/tokens.js'
 import { BotService } from './domain/bots/bots.js'
 import { ChatService } from './domain/chats/chats.js'
+import { ChatExportService } from './domain/chats/export.js'
+import { MessageService } from './domain/chats/messages.js'
 import { CompanyService } from './domain/companies/companies.js'
 import { KnowledgeBaseService } from './domain/knowledge-base/knowledge-base.js'
+import { SearchService } from './domain/search/search.js'
 import type { Services } from './domain/services.js'
 import { TagService } from './domain/tags/tags.js'
+import { EmbedJobHandler, enqueueEmbeddingBackfill } from './ingestion/embed-job.js'
 import { IngestJobHandler, ingestSettings } from './ingestion/ingest-job.js'
 import type { JobLogger } from './jobs/handler.js'
 import { JobRunner } from './jobs/runner.js'
 import { type Clock, systemClock } from './lib/clock.js'
+import { embedderFromConfig } from './retrieval/embeddings/from-config.js'
+import { HybridRetriever } from './retrieval/hybrid-retriever.js'
+import { LexicalRetriever } from './retrieval/lexical-retriever.js'
+import type { ExplainingRetriever } from './retrieval/types.js'
 import { DatabaseBlobStore } from './storage/blobs/database-blob-store.js'
 import { FileBlobStore } from './storage/blobs/file-blob-store.js'
 import { openDatabase } from './storage/database.js'
@@ -27,6 +42,8 @@ export interface AppContext {
   /** Original bytes of documents: files under the data dir, or rows in PostgreSQL. */
   readonly blobs: BlobStore
   readonly services: Services
+  /** Ranked chunks within a scope: what the search extension and the conversation pipeline use. */
+  readonly retriever: ExplainingRetriever
   /**
    * A runner for the durable jobs (ingestion) over this context's store; nothing runs until the
    * caller starts it. `concurrency` defaults to LANTERN_WORKERS.
@@ -63,23 +80,61 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     ? new DatabaseBlobStore(handle.db)
     : new FileBlobStore(join(config.dataDir, 'blobs'))
   const bots = new BotService({ store, clock })
+  const chats = new ChatService({ store, clock, bots })
+  // Set when LANTERN_LLM_BASE_URL is: answers and summaries then come from the LLM, offline on failure.
+  const chatModel = chatModelFromConfig(config.llm)
+  const answeringLogger = pino({ level: config.logLevel, name: 'answering' })
+  const summarizer = chatModel ? new LlmSummarizer(chatModel, answeringLogger) : offlineSummarizer
+  // Set when LANTERN_EMBEDDINGS is not `none`: chunk vectors at ingestion, fused with BM25 at search.
+  const embedder = embedderFromConfig(config.embeddings)
+  const lexical = new LexicalRetriever(store.search)
+  const retriever: ExplainingRetriever = embedder
+    ? new HybridRetriever({
+        lexical,
+        embedder,
+        vectors: store.chunkVectors,
+        search: store.search,
+        onEmbeddingError: (error) =>
+          answeringLogger.warn({ err: (error as Error).message }, 'query embedding failed; lexical ranking only'),
+      })
+    : lexical
+  const offlineAnswerer: Answerer = new ExtractiveAnswerer()
+  const answerer: Answerer = chatModel
+    ? new LlmAnswerer({ model: chatModel, fallback: offlineAnswerer, logger: answeringLogger })
+    : offlineAnswerer
   const services: Services = {
     tokens: new TokenService({ store, clock, tokenTtlSeconds: config.tokenTtlSeconds }),
     companies: new CompanyService({ store, clock }),
     knowledgeBase: new KnowledgeBaseService({ store, blobs, clock }),
     tags: new TagService({ store, clock }),
     bots,
-    chats: new ChatService({ store, clock, bots }),
+    chats,
+    chatExport: new ChatExportService({ store, clock, chats, summarizer }),
+    search: new SearchService({ store, retriever }),
+    messages: new MessageService({ store, clock, chats, conversation: new Conversation({ retriever, answerer }) }),
   }
-  const createJobRunner = (options: JobRunnerFactoryOptions): JobRunner =>
-    new JobRunner(
+  const createJobRunner = (options: JobRunnerFactoryOptions): JobRunner => {
+    const ingest = new IngestJobHandler({ store, blobs, clock, settings: ingestSettings(config), embedder })
+    const runner = new JobRunner(
       {
         store,
         clock,
         logger: options.logger,
-        handlers: { ingest: new IngestJobHandler({ store, blobs, clock, settings: ingestSettings(config) }) },
+        handlers: embedder ? { ingest, embed: new EmbedJobHandler({ store, embedder }) } : { ingest },
       },
       { owner: options.owner, concurrency: options.concurrency ?? config.workers, leaseMs: config.jobLeaseMs },
     )
-  return { config, clock, store, blobs, services, createJobRunner, close: () => store.close() }
+    const concurrency = options.concurrency ?? config.workers
+    if (embedder && concurrency > 0) {
+      // Documents processed before this embedding model was configured get their vectors in the background.
+      enqueueEmbeddingBackfill(store, embedder, clock).then(
+        (queued) => {
+          if (queued > 0) options.logger?.info({ queued, model: embedder.name }, 'embedding backfill queued')
+        },
+        (error: unknown) => options.logger?.warn({ err: (error as Error).message }, 'embedding backfill not queued'),
+      )
+    }
+    return runner
+  }
+  return { config, clock, store, blobs, services, retriever, createJobRunner, close: () => store.close() }
 }

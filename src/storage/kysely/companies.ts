@@ -74,4 +74,14 @@ export class KyselyCompaniesRepository implements CompaniesRepository {
       .execute()
     return this.findById(id)
   }
+
+  async incrementQuestionsUsed(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('companies')
+      .set((eb) => ({ questions_used: eb('questions_used', '+', 1) }))
+      .where('id', '=', id)
+      .whereRef('questions_used', '<', 'questions_max')
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) > 0
+  }
 }

@@ -73,14 +73,15 @@ export class KyselyJobsRepository implements JobsRepository {
       .execute()
   }
 
-  async countOpen(companyId: string, subjectId: string): Promise<number> {
-    const row = await this.db
+  async countOpen(companyId: string, subjectId: string, kind?: JobKind): Promise<number> {
+    let query = this.db
       .selectFrom('jobs')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('company_id', '=', companyId)
       .where('subject_id', '=', subjectId)
       .where('state', 'in', ['queued', 'running'])
-      .executeTakeFirstOrThrow()
+    if (kind) query = query.where('kind', '=', kind)
+    const row = await query.executeTakeFirstOrThrow()
     return Number(row.n)
   }
 

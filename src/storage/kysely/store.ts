@@ -5,11 +5,14 @@ import type { Database } from '../schema.js'
 import type { Repositories, Store } from '../store.js'
 import { KyselyBotsRepository } from './bots.js'
 import { KyselyChatsRepository } from './chats.js'
+import { KyselyChunkVectorsRepository } from './chunk-vectors.js'
 import { KyselyChunksRepository } from './chunks.js'
 import { KyselyAccessTokensRepository, KyselyApiClientsRepository } from './clients.js'
 import { KyselyCompaniesRepository } from './companies.js'
 import { KyselyJobsRepository } from './jobs.js'
 import { KyselyKnowledgeBaseRepository } from './knowledge-base.js'
+import { KyselyMessagesRepository } from './messages.js'
+import { KyselySearchRepository } from './search.js'
 import { KyselyTagsRepository } from './tags.js'
 
 function repositories(db: Kysely<Database>, dialect: Dialect): Repositories {
@@ -23,6 +26,9 @@ function repositories(db: Kysely<Database>, dialect: Dialect): Repositories {
     tags: new KyselyTagsRepository(db),
     jobs: new KyselyJobsRepository(db, dialect),
     chunks: new KyselyChunksRepository(db),
+    chunkVectors: new KyselyChunkVectorsRepository(db),
+    messages: new KyselyMessagesRepository(db),
+    search: new KyselySearchRepository(db),
   }
 }
 

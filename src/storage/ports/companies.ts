@@ -25,4 +25,9 @@ export interface CompaniesRepository {
   list(): Promise<CompanyRecord[]>
   count(): Promise<number>
   update(id: string, changes: CompanyChanges): Promise<CompanyRecord | undefined>
+  /**
+   * Counts one more question, only while `questions_used` is below `questions_max` (one
+   * conditional UPDATE, so concurrent questions never overshoot); true when it counted.
+   */
+  incrementQuestionsUsed(id: string): Promise<boolean>
 }

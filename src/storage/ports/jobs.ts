@@ -1,12 +1,12 @@
 import type { Timestamp } from '../../lib/clock.js'
 
-export type JobKind = 'ingest'
+export type JobKind = 'ingest' | 'embed'
 
 export interface NewJob {
   readonly id: string
   readonly companyId: string
   readonly kind: JobKind
-  /** The entity the job works on (a document id for `ingest`). */
+  /** The entity the job works on (a document id for `ingest` and `embed`). */
   readonly subjectId: string
   readonly payload: Readonly<Record<string, unknown>>
   readonly maxAttempts: number
@@ -45,7 +45,7 @@ export interface LeaseRef {
 export interface JobsRepository {
   enqueue(job: NewJob): Promise<void>
   /** Jobs not yet finished for a subject (queued or running). */
-  countOpen(companyId: string, subjectId: string): Promise<number>
+  countOpen(companyId: string, subjectId: string, kind?: JobKind): Promise<number>
   /** Cancels the queued jobs of a subject, e.g. when its document is deleted. */
   cancelQueued(companyId: string, subjectId: string, now: Timestamp): Promise<void>
   /**
