@@ -1,0 +1,389 @@
+/**
+ * Latency at scale: fills a fresh service with generated text documents until the knowledge base
+ * holds --chunks chunks (or the ingestion time box ends), then measures p50/p99 of the search
+ * extension and of send-message (offline answerer) with sequential requests, and throughput under
+ * --connections concurrent clients (autocannon); the floor is a raw SQLite FTS5 query over the
+ * same chunk texts in the same run. Usage: npm run bench:latency -- [--help]
+ */
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import Database from 'better-sqlite3'
+import { BenchApi } from '../support/api.js'
+import { ChatApi, pool, quantile } from '../support/chat-api.js'
+import { ROOT, requireData } from '../support/data.js'
+import { Fts5Baseline, readJsonl } from '../support/ir-metrics.js'
+import { COMMON_USAGE, parseOptions } from '../support/options.js'
+import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { mib } from '../support/rss.js'
+import { BenchServer } from '../support/server.js'
+import { type Tracked, track, waitForAll } from '../support/wait.js'
+
+const USAGE = `npm run bench:latency -- [options]
+
+Generates text documents from the CACM abstracts (seeded shuffle) and uploads them until the
+knowledge base holds --chunks chunks, then times search and send-message.
+  --chunks N             target number of chunks (default 100000)
+  --chunk-tokens N       LANTERN_CHUNK_TOKENS of the service (default: the service default, 400)
+  --doc-kib N            size of each generated document in KiB (default 2048)
+  --ingest-min M         time box of the ingestion phase; measures at the size reached (default 25)
+  --requests N           sequential requests per endpoint (default 200)
+  --connections N        concurrent clients of the throughput runs (default 32)
+  --duration S           seconds of each throughput run (default 15)
+  --phase-max-s S        time cap of each sequential phase; fewer requests when reached (default 120)
+${COMMON_USAGE}`
+
+interface CorpusDoc {
+  readonly _id: string
+  readonly title: string
+  readonly text: string
+}
+
+interface Query {
+  readonly text: string
+}
+
+/** mulberry32: a small seeded PRNG, so every run builds the same documents. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function generator(corpus: readonly CorpusDoc[], bytes: number): (n: number) => string {
+  const paragraphs = corpus.map((doc) => (doc.text ? `${doc.title}\n${doc.text}` : doc.title))
+  return (n) => {
+    const random = prng(n + 1)
+    const parts: string[] = [`Generated document ${n}`]
+    let size = 0
+    while (size < bytes) {
+      const paragraph = paragraphs[Math.floor(random() * paragraphs.length)] as string
+      parts.push(paragraph)
+      size += paragraph.length + 2
+    }
+    return `${parts.join('\n\n')}\n`
+  }
+}
+
+interface Timing {
+  readonly p50: number
+  readonly p99: number
+  readonly mean: number
+  readonly max: number
+  readonly n: number
+}
+
+function timing(samples: readonly number[]): Timing {
+  return {
+    p50: quantile(samples, 0.5),
+    p99: quantile(samples, 0.99),
+    mean: samples.reduce((a, b) => a + b, 0) / samples.length,
+    max: Math.max(...samples),
+    n: samples.length,
+  }
+}
+
+interface Throughput {
+  readonly requestsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly non2xx: number
+  readonly errors: number
+  readonly total: number
+}
+
+async function cannon(
+  url: string,
+  token: string,
+  bodies: readonly string[],
+  urls: readonly string[] | undefined,
+  connections: number,
+  duration: number,
+): Promise<Throughput> {
+  let counter = 0
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const i = counter++
+          const next = { ...request, body: bodies[i % bodies.length] }
+          if (urls) next.path = new URL(urls[i % urls.length] as string).pathname
+          return next
+        },
+      },
+    ],
+  })
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+  }
+}
+
+async function main(): Promise<void> {
+  const { common, values } = parseOptions(
+    USAGE,
+    {
+      chunks: { type: 'string', default: '100000' },
+      'chunk-tokens': { type: 'string' },
+      'doc-kib': { type: 'string', default: '2048' },
+      'ingest-min': { type: 'string', default: '25' },
+      requests: { type: 'string', default: '200' },
+      connections: { type: 'string', default: '32' },
+      duration: { type: 'string', default: '15' },
+      'phase-max-s': { type: 'string', default: '120' },
+    },
+    45,
+  )
+  const target = Number(values.chunks)
+  const requests = Number(values.requests)
+  const connections = Number(values.connections)
+  const duration = Number(values.duration)
+  const phaseMaxMs = Number(values['phase-max-s']) * 1000
+  const ingestDeadline = Date.now() + Number(values['ingest-min']) * 60_000
+  const [dir] = requireData('bench:latency', 'cacm-retrieval') as [string]
+  const corpus = readJsonl<CorpusDoc>(join(dir, 'corpus.jsonl'))
+  const queries = readJsonl<Query>(join(dir, 'queries.jsonl')).map((q) => q.text)
+  const makeDoc = generator(corpus, Number(values['doc-kib']) * 1024)
+  const host = machine()
+  const loadAtStart = load()
+  const env: Record<string, string> = {}
+  if (values['chunk-tokens']) {
+    env.LANTERN_CHUNK_TOKENS = String(values['chunk-tokens'])
+    env.LANTERN_CHUNK_OVERLAP = String(Math.floor(Number(values['chunk-tokens']) / 10))
+  }
+  console.log(`bench:latency: target ${target} chunks, ${common.workers} workers, ${JSON.stringify(env)}`)
+  const server = await BenchServer.start({
+    runtime: common.runtime,
+    workers: common.workers,
+    keep: common.keep,
+    logLevel: 'warn',
+    env,
+  })
+  try {
+    const credentials = await server.credentials()
+    const api = await ChatApi.connect(server.origin, credentials)
+    const status = await BenchApi.connect(server.origin, credentials)
+    // A long run asks more questions than the default licence allows.
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, 'dist/cli/index.js'),
+        'admin',
+        'company',
+        'update',
+        '--id',
+        api.companyId,
+        '--questions-max',
+        '100000000',
+      ],
+      { env: { ...process.env, LANTERN_DATA_DIR: server.dataDir }, stdio: 'ignore' },
+    )
+
+    // Ingestion: batches of documents until the target or the time box.
+    const started = Date.now()
+    const docs: Tracked[] = []
+    let chunks = 0
+    let perDoc = 0
+    let n = 0
+    let secondsPerDoc = 0
+    while (chunks < target && Date.now() < ingestDeadline) {
+      let batch = perDoc === 0 ? 1 : Math.max(1, Math.min(8, Math.ceil((target - chunks) / perDoc)))
+      // Only what fits in the time box: documents left processing would run during the measurements.
+      if (secondsPerDoc > 0) batch = Math.min(batch, Math.floor((ingestDeadline - Date.now()) / 1000 / secondsPerDoc))
+      if (batch < 1) break
+      const batchStarted = Date.now()
+      const ids = await pool(
+        Array.from({ length: batch }, () => n++),
+        2,
+        (i) => api.uploadText(`generated-${String(i).padStart(4, '0')}.txt`, makeDoc(i), '/latency/'),
+      )
+      const tracked = ids.map((id) => track(id))
+      docs.push(...tracked)
+      await waitForAll(status, tracked, {
+        timeoutMs: Math.max(1000, ingestDeadline - Date.now()),
+        stuckAfterMs: 660_000,
+        pollMs: 1000,
+        abort: () => (server.running ? undefined : `the server exited (code ${server.exitCode})`),
+      })
+      chunks = docs.reduce((sum, doc) => sum + (doc.outcome === 'PROCESSED' ? (doc.last?.chunk_count ?? 0) : 0), 0)
+      secondsPerDoc = (Date.now() - batchStarted) / 1000 / batch
+      const processed = docs.filter((doc) => doc.outcome === 'PROCESSED')
+      perDoc = processed.length > 0 ? chunks / processed.length : 0
+      console.log(`  ${docs.length} documents, ${chunks} chunks after ${round((Date.now() - started) / 1000)} s`)
+      if (!server.running) throw new Error(`the server exited:\n${server.logTail()}`)
+    }
+    const ingestSeconds = (Date.now() - started) / 1000
+
+    // The floor: the same chunk texts in an in-memory FTS5 table.
+    const db = new Database(join(server.dataDir, 'lantern.db'), { readonly: true })
+    const rows = db.prepare('SELECT id, text FROM chunks').all() as Array<{ id: string; text: string }>
+    db.close()
+    const fts = new Fts5Baseline()
+    fts.addAll(rows.map((row) => [row.id, row.text] as const))
+    const ftsSamples: number[] = []
+    for (let i = 0; i < requests; i++) {
+      const t0 = performance.now()
+      fts.search(queries[i % queries.length] as string, 10)
+      ftsSamples.push(performance.now() - t0)
+    }
+    fts.close()
+    console.log(`  ${rows.length} chunks in the database; FTS5 p50 ${round(quantile(ftsSamples, 0.5), 2)} ms`)
+
+    // Sequential latency, after a short warm-up.
+    for (const query of queries.slice(0, 10)) await api.search(query, 10)
+    const searchSamples: number[] = []
+    const slowSearch: Array<[number, string]> = []
+    const searchEnd = Date.now() + phaseMaxMs
+    for (let i = 0; i < requests && Date.now() < searchEnd; i++) {
+      const query = queries[i % queries.length] as string
+      const t0 = performance.now()
+      await api.search(query, 10)
+      const ms = performance.now() - t0
+      searchSamples.push(ms)
+      slowSearch.push([ms, query])
+    }
+    const chats = await pool(
+      Array.from({ length: 64 }, (_, i) => i),
+      4,
+      (i) => api.createChat(`latency ${i}`),
+    )
+    for (let i = 0; i < 5; i++) await api.send(chats[i] as string, queries[i] as string)
+    const sendSamples: number[] = []
+    const slowSend: Array<[number, string]> = []
+    const sendEnd = Date.now() + phaseMaxMs
+    for (let i = 0; i < requests && Date.now() < sendEnd; i++) {
+      // one question per chat turn, spread over 64 chats so the history stays short
+      const query = queries[i % queries.length] as string
+      const t0 = performance.now()
+      await api.send(chats[i % chats.length] as string, query)
+      const ms = performance.now() - t0
+      sendSamples.push(ms)
+      slowSend.push([ms, query])
+    }
+    console.log(
+      `  sequential: search p50 ${round(quantile(searchSamples, 0.5), 1)} ms, send p50 ${round(quantile(sendSamples, 0.5), 1)} ms`,
+    )
+
+    // Throughput under concurrent clients.
+    const searchBodies = queries.map((query) => JSON.stringify({ query, limit: 10 }))
+    const sendBodies = queries.map((message) => JSON.stringify({ message }))
+    const searchLoad = await cannon(api.searchUrl, api.token, searchBodies, undefined, connections, duration)
+    const sendLoad = await cannon(
+      api.messagesUrl(chats[0] as string),
+      api.token,
+      sendBodies,
+      chats.map((chat) => api.messagesUrl(chat)),
+      connections,
+      duration,
+    )
+    console.log(
+      `  load: search ${round(searchLoad.requestsPerSecond)} req/s, send ${round(sendLoad.requestsPerSecond)} req/s`,
+    )
+
+    server.rss.sampleNow()
+    const search = timing(searchSamples)
+    const send = timing(sendSamples)
+    const floor = timing(ftsSamples)
+    const slowest = (list: Array<[number, string]>) =>
+      [...list]
+        .sort((a, b) => b[0] - a[0])
+        .filter((entry, i, all) => all.findIndex((other) => other[1] === entry[1]) === i)
+        .slice(0, 3)
+        .map(([ms, query]) => `${round(ms)} ms "${query.slice(0, 70)}"`)
+        .join('; ')
+    const markdown = [
+      `Machine: ${machineLine(host)}; load at start ${loadAtStart}, at end ${load()}.`,
+      `Knowledge base: ${docs.length} generated text documents (${values['doc-kib']} KiB each, CACM abstracts shuffled), ${rows.length} chunks${env.LANTERN_CHUNK_TOKENS ? ` of ${env.LANTERN_CHUNK_TOKENS} tokens` : ' (default chunk size)'}, built in ${round(ingestSeconds)} s with ${common.workers} workers${rows.length < target ? ` (target ${target} not reached in the time box)` : ''}; server peak RSS ${mib(server.rss.peakHwmBytes)}.`,
+      `Queries: the 64 CACM queries in turn; search limit 10; send-message over 64 chats of the default bot (offline answerer); ${searchSamples.length} sequential searches and ${sendSamples.length} sequential messages after a warm-up; load runs ${duration} s with ${connections} connections (autocannon).`,
+      '',
+      table(
+        ['operation', 'p50 (ms)', 'p99 (ms)', 'mean (ms)', 'max (ms)'],
+        [
+          [
+            'raw FTS5 bm25() query, in process (floor)',
+            round(floor.p50, 2),
+            round(floor.p99, 2),
+            round(floor.mean, 2),
+            round(floor.max, 2),
+          ],
+          [
+            'search extension (HTTP)',
+            round(search.p50, 1),
+            round(search.p99, 1),
+            round(search.mean, 1),
+            round(search.max, 1),
+          ],
+          [
+            'send-message, offline answerer (HTTP)',
+            round(send.p50, 1),
+            round(send.p99, 1),
+            round(send.mean, 1),
+            round(send.max, 1),
+          ],
+        ],
+      ),
+      '',
+      table(
+        [
+          `${connections} concurrent clients, ${duration} s`,
+          'req/s',
+          'p50 (ms)',
+          'p99 (ms)',
+          'requests',
+          'non-2xx',
+          'errors',
+        ],
+        [
+          [
+            'search',
+            round(searchLoad.requestsPerSecond),
+            searchLoad.p50,
+            searchLoad.p99,
+            searchLoad.total,
+            searchLoad.non2xx,
+            searchLoad.errors,
+          ],
+          [
+            'send-message',
+            round(sendLoad.requestsPerSecond),
+            sendLoad.p50,
+            sendLoad.p99,
+            sendLoad.total,
+            sendLoad.non2xx,
+            sendLoad.errors,
+          ],
+        ],
+      ),
+      '',
+      `Slowest sequential searches: ${slowest(slowSearch)}.`,
+      `Slowest sequential send-message: ${slowest(slowSend)}.`,
+    ].join('\n')
+    const saved = saveResults(
+      'latency',
+      { machine: host, env, chunks: rows.length, ingestSeconds, floor, search, send, searchLoad, sendLoad },
+      markdown,
+    )
+    console.log(`\n${markdown}\n\nsaved: ${saved}`)
+  } finally {
+    await server.stop()
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

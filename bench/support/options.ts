@@ -1,0 +1,70 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util'
+import type { ServerRuntime } from './server.js'
+
+/** Options every ingestion benchmark takes. */
+export interface CommonOptions {
+  readonly runtime: ServerRuntime
+  readonly workers: number
+  readonly timeoutMs: number
+  readonly keep: boolean
+  readonly loader: 'STANDARD' | 'ADVANCED' | undefined
+}
+
+/** Parsed option values by name. */
+export type Values = Record<string, string | boolean | undefined>
+
+const COMMON = {
+  server: { type: 'string', default: 'dist' },
+  workers: { type: 'string', default: '2' },
+  'timeout-min': { type: 'string' },
+  loader: { type: 'string' },
+  keep: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const
+
+export const COMMON_USAGE = `  --server dist|source   run the built service (default; "npm run build" first) or the TypeScript source
+  --workers N            LANTERN_WORKERS of the service (default 2)
+  --timeout-min M        overall time limit of the run
+  --loader STANDARD|ADVANCED   loader_type sent with every upload (default: the service's default)
+  --keep                 keep the temporary data folder (database, server.log)`
+
+function positive(name: string, raw: string): number {
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got "${raw}"`)
+  return value
+}
+
+/**
+ * Parses the common options plus `extra`; prints `usage` and exits on --help, and exits with code
+ * 2 on a bad option.
+ */
+export function parseOptions(
+  usage: string,
+  extra: NonNullable<ParseArgsConfig['options']>,
+  defaultTimeoutMin: number,
+): { common: CommonOptions; values: Values } {
+  try {
+    const values = parseArgs({ options: { ...COMMON, ...extra }, allowPositionals: false }).values as Values
+    if (values.help) {
+      console.log(usage)
+      process.exit(0)
+    }
+    const server = String(values.server)
+    if (server !== 'dist' && server !== 'source') throw new Error(`--server must be dist or source, got "${server}"`)
+    const loader = values.loader === undefined ? undefined : String(values.loader).toUpperCase()
+    if (loader !== undefined && loader !== 'STANDARD' && loader !== 'ADVANCED') {
+      throw new Error(`--loader must be STANDARD or ADVANCED, got "${values.loader}"`)
+    }
+    const common: CommonOptions = {
+      runtime: server,
+      workers: positive('workers', String(values.workers)),
+      timeoutMs: positive('timeout-min', String(values['timeout-min'] ?? defaultTimeoutMin)) * 60_000,
+      keep: Boolean(values.keep),
+      loader,
+    }
+    return { common, values }
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`)
+    process.exit(2)
+  }
+}
