@@ -225,14 +225,14 @@ function render(results: readonly FileResult[], run: RunInfo): string {
 
   const ok = count(results, 'STUCK') + count(results, 'UNFINISHED') === 0 && run.crashed === 'no'
   return [
-    `Machine: ${run.host}`,
-    `Settings: ${run.workers} workers, time budget ${run.budgetS} s per document, loader ${run.loader}.`,
-    `Wall time ${round(run.elapsedS)} s; peak RSS of the service (VmHWM) ${run.peak}; service exited during the run: ${run.crashed}; ` +
+    `- Machine: ${run.host}`,
+    `- Settings: ${run.workers} workers, time budget ${run.budgetS} s per document, loader ${run.loader}.`,
+    `- Wall time ${round(run.elapsedS)} s; peak RSS of the service (VmHWM) ${run.peak}; service exited during the run: ${run.crashed}; ` +
       `error-level log lines: ${run.errorLines}.`,
-    `The sampled RSS peaked ${round(run.peakAtS)} s after the first upload, with ${
+    `- The sampled RSS peaked ${round(run.peakAtS)} s after the first upload, with ${
       run.peakDocs.join(', ') || 'no document'
     } in processing.`,
-    `Target (every file PROCESSED or ERROR with a specific reason, none stuck, no crash): ${
+    `- Target (every file PROCESSED or ERROR with a specific reason, none stuck, no crash): ${
       ok && unspecific.length === 0 ? 'met' : 'NOT met'
     }.`,
     '',
@@ -251,11 +251,11 @@ function render(results: readonly FileResult[], run: RunInfo): string {
         )
       : '(none)',
     '',
-    `Errors with an unspecific reason (${unspecific.length}): ${unspecific.map((r) => r.path).join(', ') || 'none'}.`,
+    `- Errors with an unspecific reason (${unspecific.length}): ${unspecific.map((r) => r.path).join(', ') || 'none'}.`,
     '',
-    `PROCESSED with no chunk (${empty.length}): ${empty.map((r) => `${r.path} [${r.tags || 'no tag'}]`).join(', ') || 'none'}.`,
+    `- PROCESSED with no chunk (${empty.length}): ${empty.map((r) => `${r.path} [${r.tags || 'no tag'}]`).join(', ') || 'none'}.`,
     '',
-    `Retried after a lost lease (${retried.length}): ${retried.map((r) => r.path).join(', ') || 'none'}.`,
+    `- Retried after a lost lease (${retried.length}): ${retried.map((r) => r.path).join(', ') || 'none'}.`,
     '',
     'Slowest documents (service `duration`, s):',
     '',

@@ -266,8 +266,8 @@ function render(r: Report): string {
   const { run, common } = r
   const lanternRate = perSecond(run.pages, run.elapsedMs)
   const lines = [
-    `Machine: ${r.host}`,
-    `Files: ${r.pdfs.length} of ${r.total} PDFs, ${r.pages} pages (pdfinfo); ${common.workers} workers; loader ${
+    `- Machine: ${r.host}`,
+    `- Files: ${r.pdfs.length} of ${r.total} PDFs, ${r.pages} pages (pdfinfo); ${common.workers} workers; loader ${
       common.loader ?? 'service default'
     }.`,
     '',
@@ -300,19 +300,19 @@ function render(r: Report): string {
   lines.push(table(['run', 'wall s', 'pages/s', 'Lantern ÷ this'], rows), '')
   const peak = run.peakHwmBytes
   lines.push(
-    `Lantern: ${run.processed}/${run.files} PROCESSED, ${run.chunks} chunks; uploads took ${round(run.uploadMs / 1000)} s of the wall time; ` +
+    `- Lantern: ${run.processed}/${run.files} PROCESSED, ${run.chunks} chunks; uploads took ${round(run.uploadMs / 1000)} s of the wall time; ` +
       `sum of per-document service durations ${round(run.serviceSeconds)} s (${round((run.serviceSeconds / Math.max(1, r.pages)) * 1000)} ms per page per worker), ` +
       `i.e. on average ${round(run.serviceSeconds / Math.max(0.001, run.elapsedMs / 1000), 2)} documents in processing ` +
       `(at most ${run.maxInFlight} at once, by the service's timestamps). ` +
       `From end_timestamp to PROCESSED being visible: ${round(run.lagSeconds)} s in total ` +
       `(${round(run.lagSeconds / Math.max(1, run.processed), 2)} s per document, polling every 0.5 s).`,
-    `Peak RSS of the service process (VmHWM, worker threads included): ${mib(peak)}` +
+    `- Peak RSS of the service process (VmHWM, worker threads included): ${mib(peak)}` +
       `${run.peakTreeBytes > peak ? ` (with child processes ${mib(run.peakTreeBytes)})` : ''}; ` +
       `service exited during the run: ${run.crashed ? 'yes' : 'no'}; error-level log lines: ${run.errorLogLines}; ` +
       `the sampled RSS peaked ${round(run.peakAtS)} s after the first upload, with ${
         run.peakDocs.join(', ') || 'no document'
       } in processing.`,
-    `Targets: ≥ 0.5 × pdftotext pages/s on ${common.workers} cores: ${
+    `- Targets: ≥ 0.5 × pdftotext pages/s on ${common.workers} cores: ${
       ratio === undefined ? 'no baseline' : `${round(ratio, 2)} → ${ratio >= 0.5 ? 'met' : 'NOT met'}`
     }; RSS < 1 GiB: ${peak > 0 ? (peak < 1024 ** 3 ? 'met' : 'NOT met') : 'n/a (no /proc)'}.`,
   )
@@ -331,7 +331,7 @@ function render(r: Report): string {
     const { run: big, pages, baselineMs } = r.large
     lines.push(
       '',
-      `One generated ${pages}-page PDF alone: ${big.processed ? 'PROCESSED' : `${big.failed[0]?.state}: ${big.failed[0]?.detail}`} in ${round(
+      `- One generated ${pages}-page PDF alone: ${big.processed ? 'PROCESSED' : `${big.failed[0]?.state}: ${big.failed[0]?.detail}`} in ${round(
         big.elapsedMs / 1000,
       )} s (${round(perSecond(big.processed ? pages : 0, big.elapsedMs))} pages/s${
         baselineMs ? `; pdftotext ${round(baselineMs / 1000)} s, ${round(perSecond(pages, baselineMs))} pages/s` : ''

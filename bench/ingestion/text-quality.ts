@@ -218,18 +218,18 @@ function render(scored: readonly Scored[], run: RunInfo): string {
   }
   const share = passed.length / Math.max(1, scored.length)
   return [
-    `Machine: ${run.host}`,
-    `Passages: ${scored.length} evidence items of ${run.docs} documents; ${run.workers} workers; loader ${run.loader}; ` +
+    `- Machine: ${run.host}`,
+    `- Passages: ${scored.length} evidence items of ${run.docs} documents; ${run.workers} workers; loader ${run.loader}; ` +
       `peak RSS ${run.peak}.`,
-    `Coverage = multiset token coverage (lower-cased alphanumeric words; a word counts at most as often as it occurs ` +
+    `- Coverage = multiset token coverage (lower-cased alphanumeric words; a word counts at most as often as it occurs ` +
       `on the page); a passage is found when coverage ≥ ${run.threshold}.`,
     '',
     table(['text source', `passages ≥ ${run.threshold}`, 'share', 'mean coverage'], rows),
     '',
-    `With set-style coverage (each evidence word found if it occurs on the page at all): ` +
+    `- With set-style coverage (each evidence word found if it occurs on the page at all): ` +
       `${passedPresence.length}/${scored.length} (${pct(passedPresence.length, scored.length)}).`,
-    `Target ≥ 95 %: ${share >= 0.95 ? 'met' : 'NOT met'} (${pct(passed.length, scored.length)}).`,
-    ...(run.notProcessed.length ? [`Documents not PROCESSED: ${run.notProcessed.join('; ')}.`] : []),
+    `- Target ≥ 95 %: ${share >= 0.95 ? 'met' : 'NOT met'} (${pct(passed.length, scored.length)}).`,
+    ...(run.notProcessed.length ? [`- Documents not PROCESSED: ${run.notProcessed.join('; ')}.`] : []),
     '',
     `Failures (${failures.length}), worst first; "±1 page" is the better neighbouring page, "whole doc" the ` +
       'coverage by every chunk of the document:',
