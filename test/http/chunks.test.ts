@@ -1,30 +1,16 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { splitPath } from '../../src/domain/knowledge-base/paths.js'
 import { countTokens } from '../../src/ingestion/chunking/tokens.js'
 import { indexDocument } from '../../src/ingestion/index-document.js'
 import type { ProcessedDocument } from '../../src/ingestion/pipeline-types.js'
-import { processDocument } from '../../src/ingestion/process-document.js'
 import { analyze } from '../../src/retrieval/analysis.js'
 import type { ChunkRecord, DocumentPosting } from '../../src/storage/ports/chunks.js'
 import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { expectProblem, UUID } from '../support/assertions.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { kbPath, mkdir, uploadOk } from '../support/knowledge-base.js'
+import { processNow } from '../support/process-now.js'
 import { type StoreMode, storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
-
-const LIMITS = {
-  maxPages: 1000,
-  maxZipEntries: 1000,
-  maxZipUncompressedBytes: 100 * 1024 * 1024,
-  maxZipRatio: 100,
-  timeBudgetMs: 60_000,
-  memoryMb: 512,
-}
 
 const HANDBOOK = [
   '# Leave policy',
@@ -58,50 +44,6 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
     return object
   }
 
-  /** What the ingest job will do: process the stored bytes, then index and mark PROCESSED in one transaction. */
-  async function processNow(tenant: Tenant, id: string): Promise<ProcessedDocument> {
-    const document = await documentOf(tenant, id)
-    const dir = mkdtempSync(join(tmpdir(), 'lantern-chunks-'))
-    try {
-      const filePath = join(dir, 'original')
-      const content = await t.ctx.blobs.open(document.blobKey)
-      if (!content) throw new Error('blob missing')
-      await pipeline(content, createWriteStream(filePath))
-      const processed = await processDocument(
-        {
-          companyId: tenant.companyId,
-          documentId: id,
-          objectName: document.objectName,
-          filename: splitPath(document.objectName).name,
-          mimeType: document.mimeType,
-          filePath,
-          options: { loaderType: 'STANDARD', csvDelimiter: null, imageMinSizeRatio: 0 },
-          limits: LIMITS,
-          ocrLanguages: ['eng'],
-          autoDescription: true,
-          chunkTokens: 120,
-          chunkOverlapTokens: 20,
-        },
-        () => {},
-      )
-      await t.ctx.store.transaction(async (tx) => {
-        expect(await indexDocument(tx, tenant.companyId, id, processed)).toBe(true)
-        await tx.knowledgeBase.replaceDocument({
-          ...document,
-          processing: {
-            ...document.processing,
-            state: 'PROCESSED',
-            chunkCount: processed.chunks.length,
-            docPagesCount: processed.pageCount,
-          },
-        })
-      })
-      return processed
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }
-
   function getChunks(tenant: Tenant, id: string, token = tenant.token) {
     return t.request('GET', kbPath(tenant, `/${id}/chunks`), { token })
   }
@@ -109,7 +51,7 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
   it('returns the chunks of a processed document as parallel arrays ordered by idx', async () => {
     const tenant = await createTenant(t)
     const id = await uploadOk(t, tenant, 'handbook.md', HANDBOOK, { fields: { path: '/hr' } })
-    const processed = await processNow(tenant, id)
+    const processed = await processNow(t, tenant, id, { autoDescription: true })
     expect(processed.language).toBe('en')
     expect(processed.chunks.length).toBeGreaterThan(3)
 
@@ -182,7 +124,7 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
   it('keeps the old chunks while an overwritten or re-configured document waits for processing', async () => {
     const tenant = await createTenant(t)
     const id = await uploadOk(t, tenant, 'notes.txt', 'First version of the notes.')
-    await processNow(tenant, id)
+    await processNow(t, tenant, id, { autoDescription: true })
     const before = (await getChunks(tenant, id)).body
     expect(before.documents).toEqual(['First version of the notes.'])
 
@@ -196,7 +138,7 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
     expect((await getChunks(tenant, id)).body).toEqual(before)
 
     // The new version replaces them atomically when it is indexed.
-    await processNow(tenant, id)
+    await processNow(t, tenant, id, { autoDescription: true })
     const after = (await getChunks(tenant, id)).body
     expect(after.documents).toEqual(['Second version.'])
     expect(after.ids[0]).not.toBe(before.ids[0])
@@ -214,7 +156,7 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
     const owner = await createTenant(t)
     const intruder = await createTenant(t)
     const id = await uploadOk(t, owner, 'secret.md', '# Secret\n\nThe launch date is in May.')
-    await processNow(owner, id)
+    await processNow(t, owner, id, { autoDescription: true })
     expectProblem(await getChunks(intruder, id), 404, 'not_found')
     expectProblem(await getChunks(intruder, '00000000-0000-4000-8000-000000000000'), 404, 'not_found')
     expectProblem(await getChunks(intruder, 'not-a-uuid'), 404, 'not_found')
@@ -234,7 +176,7 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
     const single = await uploadOk(t, tenant, 'single.txt', 'Alpha beta gamma.')
     const inside = await uploadOk(t, tenant, 'inside.txt', 'Delta epsilon.', { fields: { path: '/archive/2024' } })
     const kept = await uploadOk(t, tenant, 'kept.txt', 'Zeta eta.', { fields: { path: '/current' } })
-    for (const id of [single, inside, kept]) await processNow(tenant, id)
+    for (const id of [single, inside, kept]) await processNow(t, tenant, id, { autoDescription: true })
     const { chunks } = t.ctx.store
 
     expect((await t.request('DELETE', kbPath(tenant, `/${single}`), { token: tenant.token })).status).toBe(204)

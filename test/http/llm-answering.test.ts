@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { processNow } from '../retrieval/indexing.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { FakeLlmServer } from '../support/fake-llm.js'
 import { uploadOk } from '../support/knowledge-base.js'
+import { processNow } from '../support/process-now.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 

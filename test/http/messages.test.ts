@@ -1,27 +1,12 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import PDFDocument from 'pdfkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { splitPath } from '../../src/domain/knowledge-base/paths.js'
-import { indexDocument } from '../../src/ingestion/index-document.js'
-import { processDocument } from '../../src/ingestion/process-document.js'
 import { expectProblem, ISO_MICROS, UUID } from '../support/assertions.js'
 import { ShiftedClock } from '../support/clock.js'
 import { createTenant, secondClient, type Tenant } from '../support/factories.js'
 import { createTag, mkdir, uploadOk } from '../support/knowledge-base.js'
+import { processNow } from '../support/process-now.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
-
-const LIMITS = {
-  maxPages: 1000,
-  maxZipEntries: 1000,
-  maxZipUncompressedBytes: 100 * 1024 * 1024,
-  maxZipRatio: 100,
-  timeBudgetMs: 60_000,
-  memoryMb: 512,
-}
 
 /** A three-page annual report: each page one topic, so citations carry a known page. */
 async function reportPdf(): Promise<Buffer> {
@@ -62,50 +47,6 @@ describe.each(storeModes())('%s: chat messages (endpoints 10 and 11)', (mode) =>
   })
   afterAll(() => t.close())
 
-  /** What the ingest job does: process the stored bytes, then index and mark PROCESSED in one transaction. */
-  async function processNow(tenant: Tenant, id: string): Promise<void> {
-    const document = await t.ctx.store.knowledgeBase.findById(tenant.companyId, id)
-    if (document?.kind !== 'document') throw new Error(`no document ${id}`)
-    const dir = mkdtempSync(join(tmpdir(), 'lantern-messages-'))
-    try {
-      const filePath = join(dir, 'original')
-      const content = await t.ctx.blobs.open(document.blobKey)
-      if (!content) throw new Error('blob missing')
-      await pipeline(content, createWriteStream(filePath))
-      const processed = await processDocument(
-        {
-          companyId: tenant.companyId,
-          documentId: id,
-          objectName: document.objectName,
-          filename: splitPath(document.objectName).name,
-          mimeType: document.mimeType,
-          filePath,
-          options: { loaderType: 'STANDARD', csvDelimiter: null, imageMinSizeRatio: 0 },
-          limits: LIMITS,
-          ocrLanguages: ['eng'],
-          autoDescription: true,
-          chunkTokens: 120,
-          chunkOverlapTokens: 20,
-        },
-        () => {},
-      )
-      await t.ctx.store.transaction(async (tx) => {
-        await indexDocument(tx, tenant.companyId, id, processed)
-        await tx.knowledgeBase.replaceDocument({
-          ...document,
-          processing: {
-            ...document.processing,
-            state: 'PROCESSED',
-            chunkCount: processed.chunks.length,
-            docPagesCount: processed.pageCount,
-          },
-        })
-      })
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }
-
   interface Corpus {
     tenant: Tenant
     reportId: string
@@ -121,8 +62,8 @@ describe.each(storeModes())('%s: chat messages (endpoints 10 and 11)', (mode) =>
       fields: { path: '/finance', tags: [financeTag] },
     })
     const handbookId = await uploadOk(t, tenant, 'handbook.md', HANDBOOK, { fields: { path: '/hr' } })
-    await processNow(tenant, reportId)
-    await processNow(tenant, handbookId)
+    await processNow(t, tenant, reportId, { autoDescription: true })
+    await processNow(t, tenant, handbookId, { autoDescription: true })
     const chatId = await newChat(tenant)
     return { tenant, reportId, handbookId, financeTag, chatId }
   }

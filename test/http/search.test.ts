@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { processNow, setState } from '../retrieval/indexing.js'
 import { expectProblem, UUID } from '../support/assertions.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { createTag, kbPath, mkdir, uploadOk } from '../support/knowledge-base.js'
+import { processNow, setState } from '../support/process-now.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { uploadOk } from '../support/knowledge-base.js'
+import { processNow } from '../support/process-now.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
-import { processNow } from './indexing.js'
 
 const DATA = new URL('../../../shared/data/cacm-retrieval/', import.meta.url)
 const DOCUMENTS = 60

@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { splitPath } from '../../src/domain/knowledge-base/paths.js'
 import { indexDocument } from '../../src/ingestion/index-document.js'
+import type { ProcessedDocument } from '../../src/ingestion/pipeline-types.js'
 import { processDocument } from '../../src/ingestion/process-document.js'
 import type { EmbeddingState } from '../../src/storage/ports/knowledge-base.js'
-import type { Tenant } from '../support/factories.js'
-import type { TestApp } from '../support/test-app.js'
+import type { Tenant } from './factories.js'
+import type { TestApp } from './test-app.js'
 
 const LIMITS = {
   maxPages: 1000,
@@ -23,10 +24,15 @@ const LIMITS = {
  * test files sharing the PostgreSQL database): process the stored bytes, then index the chunks
  * and mark the document PROCESSED in one transaction.
  */
-export async function processNow(t: TestApp, tenant: Tenant, id: string): Promise<number> {
+export async function processNow(
+  t: TestApp,
+  tenant: Tenant,
+  id: string,
+  options: { autoDescription?: boolean } = {},
+): Promise<ProcessedDocument> {
   const document = await t.ctx.store.knowledgeBase.findById(tenant.companyId, id)
   if (document?.kind !== 'document') throw new Error(`no document ${id}`)
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-search-'))
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-process-'))
   try {
     const filePath = join(dir, 'original')
     const content = await t.ctx.blobs.open(document.blobKey)
@@ -43,7 +49,7 @@ export async function processNow(t: TestApp, tenant: Tenant, id: string): Promis
         options: { loaderType: 'STANDARD', csvDelimiter: null, imageMinSizeRatio: 0 },
         limits: LIMITS,
         ocrLanguages: ['eng'],
-        autoDescription: false,
+        autoDescription: options.autoDescription ?? false,
         chunkTokens: 120,
         chunkOverlapTokens: 20,
       },
@@ -57,7 +63,7 @@ export async function processNow(t: TestApp, tenant: Tenant, id: string): Promis
         docPagesCount: processed.pageCount,
       })
     })
-    return processed.chunks.length
+    return processed
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
