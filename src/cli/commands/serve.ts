@@ -8,21 +8,8 @@ import { bootstrapFirstCompany } from '../../domain/companies/bootstrap.js'
 import { buildServer } from '../../http/server.js'
 import type { JobRunner } from '../../jobs/runner.js'
 import { newId } from '../../lib/ids.js'
-import { openDatabase } from '../../storage/database.js'
-import { pendingMigrations } from '../../storage/migrate.js'
+import { assertMigrated, stopOnSignals } from '../process-lifecycle.js'
 import { credentialsJson } from './admin.js'
-
-async function assertMigrated(config: Config): Promise<void> {
-  const handle = openDatabase(config)
-  try {
-    const pending = await pendingMigrations(handle.db, handle.dialect)
-    if (pending.length > 0) {
-      throw new Error(`the database needs migrations (${pending.join(', ')}): run "lantern admin migrate" first`)
-    }
-  } finally {
-    await handle.close()
-  }
-}
 
 async function announceFirstCompany(ctx: AppContext, logger: Logger, baseUrl: string): Promise<void> {
   const credentials = await bootstrapFirstCompany(
@@ -56,16 +43,9 @@ export async function runServe(config: Config): Promise<void> {
   // Embedded ingestion workers (LANTERN_WORKERS of them, none when 0), started once listening.
   let runner: JobRunner | undefined
 
-  let stopping = false
-  const stop = async (signal: string) => {
-    if (stopping) return
-    stopping = true
+  // Registered before listening, so a signal during start-up still shuts down cleanly.
+  const signals = stopOnSignals(logger, config.shutdownGraceMs, async (signal) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
-    const force = setTimeout(() => {
-      logger.error('shutdown grace period over; exiting')
-      process.exit(1)
-    }, config.shutdownGraceMs)
-    force.unref()
     const deadline = Date.now() + config.shutdownGraceMs
     runner?.stopClaiming()
     // A signal during start-up lets it finish first, so nothing is left half-done or listening.
@@ -82,23 +62,14 @@ export async function runServe(config: Config): Promise<void> {
     if (released > 0) logger.info({ released }, 'released job leases')
     await ctx.close()
     logger.info('stopped')
-  }
-  const stopOn = (signal: string) => {
-    stop(signal).catch((error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed')
-      process.exitCode = 1
-    })
-  }
-  // Registered before listening, so a signal during start-up still shuts down cleanly.
-  process.once('SIGTERM', () => stopOn('SIGTERM'))
-  process.once('SIGINT', () => stopOn('SIGINT'))
+  })
 
   try {
     started = (async () => {
       app = await buildServer(ctx, logger)
       const address = await app.listen({ host: config.host, port: config.port })
       logger.info({ address, store: ctx.store.dialect, dataDir: config.dataDir, workerId }, 'lantern is listening')
-      if (config.workers > 0 && !stopping) {
+      if (config.workers > 0 && !signals.stopping()) {
         runner = ctx.createJobRunner({ owner: workerId, logger })
         runner.start()
       }
@@ -106,7 +77,7 @@ export async function runServe(config: Config): Promise<void> {
     })()
     await started
   } catch (error) {
-    if (stopping) return
+    if (signals.stopping()) return
     // An open pool would keep the process alive after the error is reported.
     await runner?.stop(0)
     await app?.close()

@@ -2,20 +2,7 @@ import pino from 'pino'
 import { buildAppContext } from '../../app-context.js'
 import { type Config, ConfigError } from '../../config.js'
 import { newId } from '../../lib/ids.js'
-import { openDatabase } from '../../storage/database.js'
-import { pendingMigrations } from '../../storage/migrate.js'
-
-async function assertMigrated(config: Config): Promise<void> {
-  const handle = openDatabase(config)
-  try {
-    const pending = await pendingMigrations(handle.db, handle.dialect)
-    if (pending.length > 0) {
-      throw new Error(`the database needs migrations (${pending.join(', ')}): run "lantern admin migrate" first`)
-    }
-  } finally {
-    await handle.close()
-  }
-}
+import { assertMigrated, stopOnSignals } from '../process-lifecycle.js'
 
 /**
  * `lantern worker`: ingestion only, for scale-out on PostgreSQL; any number of workers and API
@@ -37,29 +24,13 @@ export async function runWorker(config: Config): Promise<void> {
   const owner = `worker-${newId()}`
   const runner = ctx.createJobRunner({ owner, logger })
 
-  let stopping = false
-  const stop = async (signal: string) => {
-    if (stopping) return
-    stopping = true
+  stopOnSignals(logger, config.shutdownGraceMs + 5000, async (signal) => {
     logger.info({ signal, running: runner.running }, 'shutting down: finishing documents in progress')
-    const force = setTimeout(() => {
-      logger.error('shutdown grace period over; exiting')
-      process.exit(1)
-    }, config.shutdownGraceMs + 5000)
-    force.unref()
     const released = await runner.stop(config.shutdownGraceMs)
     if (released > 0) logger.info({ released }, 'released job leases')
     await ctx.close()
     logger.info('stopped')
-  }
-  const stopOn = (signal: string) => {
-    stop(signal).catch((error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed')
-      process.exitCode = 1
-    })
-  }
-  process.once('SIGTERM', () => stopOn('SIGTERM'))
-  process.once('SIGINT', () => stopOn('SIGINT'))
+  })
 
   runner.start()
   logger.info({ owner, concurrency: config.workers, leaseMs: config.jobLeaseMs }, 'lantern worker is running')
