@@ -1,6 +1,7 @@
 import { type Timestamp, toExportTime } from '../lib/clock.js'
 import type { AnswerLogger } from './llm-answerer.js'
 import { OutputGuard } from './output-guard.js'
+import { PHRASES } from './phrases.js'
 import { summaryMessages } from './prompts.js'
 import type { ChatModel, ChatTurn } from './types.js'
 
@@ -89,16 +90,25 @@ export function renderTranscript(transcript: Transcript, type: ExportType): stri
   return `${lines.join('\n')}\n`
 }
 
+/** The answerer's opening lines ("Here is what the knowledge base says:"), in every language: framing, not content. */
+const FRAMING_LINES = new Set(Object.values(PHRASES).map((phrases) => phrases.intro))
+
+/** Sentences of a message, line by line (a bullet is its own sentence), without citation marks or framing lines. */
 function sentences(text: string): string[] {
-  return oneLine(text.replace(/\s*\[\d+(?:\s*[,;]\s*\d+)*\]/g, ''))
-    .split(/(?<=[.!?。！？])\s+/)
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => !FRAMING_LINES.has(line))
+    .flatMap((line) =>
+      oneLine(line.replace(/^[-*•]\s+/, '').replace(/\s*\[\d+(?:\s*[,;]\s*\d+)*\]/g, '')).split(/(?<=[.!?。！？])\s+/),
+    )
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0)
 }
 
 /**
- * Offline summary: the first question, then the first sentence of each answer (citation marks
- * removed, duplicates skipped), at most five sentences in all.
+ * Offline summary: the first question, then the first content sentence of each answer (framing
+ * and citation marks removed, duplicates skipped), at most five sentences in all.
  */
 export function extractiveSummary(turns: readonly ChatTurn[]): string {
   const picked: string[] = []
