@@ -114,8 +114,17 @@ function usualSurface(candidate: Candidate): string {
   return best !== lower && best !== best.toUpperCase() && candidate.surfaces.has(lower) ? lower : best
 }
 
+/**
+ * Function words the search stop lists keep (they can matter in a query, "price per share") but
+ * that never name a topic on their own.
+ */
+const NOT_A_TOPIC = new Set(['per', 'via', 'etc', 'also', 'may', 'shall', 'will', 'upon', 'within', 'without', 'vs'])
+
 const usefulTerm = (token: AnalyzedToken): boolean =>
-  token.term.length >= 3 && !/^[\p{N}.,]+$/u.test(token.term) && /\p{L}/u.test(token.surface)
+  token.term.length >= 3 &&
+  !/^[\p{N}.,]+$/u.test(token.term) &&
+  /\p{L}/u.test(token.surface) &&
+  !NOT_A_TOPIC.has(token.surface.toLowerCase())
 
 /**
  * Key phrases of a document: single terms and two-word phrases (adjacent, no stop word between)

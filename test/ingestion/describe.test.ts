@@ -114,4 +114,13 @@ describe('keyPhrases', () => {
     expect(phrases).not.toContain('the')
     expect(phrases.length).toBeLessThanOrEqual(8)
   })
+
+  it('never offers a function word the stop lists keep ("per") as a topic', () => {
+    const phrases = keyPhrases(
+      ['Earnings per share rose. Dividends per share rose.', 'Earnings per share and dividends per share.'],
+      'en',
+    )
+    expect(phrases.some((phrase) => phrase.split(' ').includes('per'))).toBe(false)
+    expect(phrases).toEqual(expect.arrayContaining(['share']))
+  })
 })
