@@ -308,6 +308,17 @@ describe.each(storeModes())('%s: document upload', (mode) => {
     expect(usage.body.documents).toEqual({ PENDING: 2, PROCESSING: 0, PROCESSED: 0, ERROR: 0 })
   })
 
+  it('never lets concurrent uploads together pass the knowledge-base size limit', async () => {
+    const tenant = await createTenant(t, { kbMaxBytes: 100 })
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => upload(t, tenant, `part-${i}.txt`, `${i}`.repeat(30))),
+    )
+    expect(results.filter((res) => res.status === 201)).toHaveLength(3)
+    for (const res of results.filter((res) => res.status !== 201)) expectProblem(res, 413, 'knowledge_base_full')
+    const usage = await t.request('GET', '/auth/company/usage', { token: tenant.token })
+    expect(usage.body.knowledge_base_size_bytes).toBe(90)
+  })
+
   it('refuses uploads with 403 license_expired once the licence has expired, while reads still work', async () => {
     const tenant = await createTenant(t)
     const id = await uploadOk(t, tenant, 'kept.txt', 'kept')

@@ -3,8 +3,9 @@ import type { Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
 import { formatByteSize } from '../../lib/sizes.js'
 import type { BlobStore } from '../../storage/ports/blobs.js'
-import type { CsvDelimiter, DocumentRecord, LoaderType } from '../../storage/ports/knowledge-base.js'
-import type { Store } from '../../storage/store.js'
+import type { CompanyRecord } from '../../storage/ports/companies.js'
+import type { CsvDelimiter, DocumentRecord, KbObjectRecord, LoaderType } from '../../storage/ports/knowledge-base.js'
+import type { Repositories, Store } from '../../storage/store.js'
 import { assertLicenceActive } from '../companies/licence.js'
 import { errors } from '../errors.js'
 import type { Principal } from '../principal.js'
@@ -59,6 +60,18 @@ function optionsOf(request: UploadRequest): DocumentOptions {
   }
 }
 
+/** The licence's size limit, counting an overwritten document's bytes as freed. */
+async function assertRoomFor(
+  repositories: Repositories,
+  company: CompanyRecord,
+  replaced: KbObjectRecord | undefined,
+  size: number,
+): Promise<void> {
+  const replacedSize = replaced?.kind === 'document' ? replaced.size : 0
+  const storedAfter = (await repositories.knowledgeBase.storedBytes(company.id)) - replacedSize + size
+  if (storedAfter > company.kbMaxBytes) throw errors.knowledgeBaseFull(formatByteSize(company.kbMaxBytes))
+}
+
 /**
  * Stores an uploaded file as a document of the caller's company and queues its ingestion.
  * Checks, in order: paths (invalid_path), licence (license_expired), tags (invalid_reference),
@@ -84,9 +97,8 @@ export async function uploadDocument(
   await assertPlaceable(store, companyId, objectName)
   const existing = await store.knowledgeBase.findByName(companyId, objectName)
   if (existing && !request.overwrite) throw errors.alreadyExists('document', objectName)
-  const replacedSize = existing?.kind === 'document' ? existing.size : 0
-  const storedAfter = (await store.knowledgeBase.storedBytes(companyId)) - replacedSize + request.file.size
-  if (storedAfter > company.kbMaxBytes) throw errors.knowledgeBaseFull(formatByteSize(company.kbMaxBytes))
+  // Checked early so a full knowledge base costs no blob write, and again under the company lock.
+  await assertRoomFor(store, company, existing, request.file.size)
 
   const mimeType = await detectMimeType(request.file.path, objectName, request.file.size)
   const blobKey = `${companyId}/${newId()}`
@@ -95,12 +107,14 @@ export async function uploadDocument(
   try {
     result = await store.transaction(async (tx) => {
       const now = clock.now()
+      await tx.companies.lockForLimits(companyId)
       await assertPlaceable(tx, companyId, objectName)
       if (folder !== '/') await ensureFolder(tx, companyId, folder, now)
       const current = await tx.knowledgeBase.findByName(companyId, objectName)
       if (current && (current.kind !== 'document' || !request.overwrite)) {
         throw errors.alreadyExists('document', objectName)
       }
+      await assertRoomFor(tx, company, current, request.file.size)
       const document: DocumentRecord = {
         kind: 'document',
         id: current?.id ?? newId(),

@@ -84,4 +84,13 @@ export class KyselyCompaniesRepository implements CompaniesRepository {
       .executeTakeFirst()
     return Number(result.numUpdatedRows) > 0
   }
+
+  async lockForLimits(id: string): Promise<void> {
+    // A write that changes nothing still takes the row lock (PostgreSQL) or the write lock (SQLite).
+    await this.db
+      .updateTable('companies')
+      .set((eb) => ({ kb_max_bytes: eb.ref('kb_max_bytes') }))
+      .where('id', '=', id)
+      .execute()
+  }
 }

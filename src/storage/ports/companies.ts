@@ -30,4 +30,9 @@ export interface CompaniesRepository {
    * conditional UPDATE, so concurrent questions never overshoot); true when it counted.
    */
   incrementQuestionsUsed(id: string): Promise<boolean>
+  /**
+   * Inside a transaction: holds the company's row until it ends, so concurrent writes that check a
+   * company-wide limit (the knowledge base size) see each other's results instead of both passing.
+   */
+  lockForLimits(id: string): Promise<void>
 }
