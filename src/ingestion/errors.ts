@@ -18,6 +18,7 @@ export const ingestErrors = {
   unsupported: (mimeType: string) => new IngestError(`unsupported file type: ${mimeType}`, true),
   corrupt: (format: string, detail: string, cause?: unknown) =>
     new IngestError(`the ${format} file is damaged or truncated: ${detail}`, true, { cause }),
-  passwordProtected: () => new IngestError('the PDF is password-protected', true),
+  /** `format`: `PDF`, `XLSX`, `ODT`… */
+  passwordProtected: (format = 'PDF') => new IngestError(`the ${format} is password-protected`, true),
   limit: (what: string) => new IngestError(`limit exceeded: ${what}`, true),
 }

@@ -300,9 +300,8 @@ export class IngestJobHandler implements JobHandler {
     try {
       await store.transaction(async (tx) => {
         await lease.completeIn(tx)
-        const endedAt = clock.now()
         // Chunks before the document row: the same lock order as a delete, so the two never deadlock.
-        if (!(await indexDocument(tx, companyId, id, processed, endedAt))) return
+        if (!(await indexDocument(tx, companyId, id, processed, clock.now()))) return
         const embedder = this.deps.embedder
         if (embedder && vectors) {
           const drafts = processed.chunks.flatMap((chunk, i) => {
@@ -311,6 +310,8 @@ export class IngestJobHandler implements JobHandler {
           })
           await tx.chunkVectors.replaceForDocument(companyId, id, embedder.name, drafts)
         }
+        // After the index write, so that `duration` covers all of the document's processing.
+        const endedAt = clock.now()
         const written = await tx.knowledgeBase.updateProcessing(
           companyId,
           id,

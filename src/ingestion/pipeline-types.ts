@@ -1,3 +1,4 @@
+import type { Posting } from '../storage/ports/chunks.js'
 import type { IngestLimits, ParseOptions } from './model.js'
 
 /**
@@ -35,6 +36,13 @@ export interface ChunkDraft {
   /** Source rows for csv/xlsx chunks (`"12"`, `"12-40"`); null otherwise. */
   readonly rowIdx: string | null
   readonly metadata: Readonly<Record<string, string | number | boolean | null>>
+  /**
+   * Number of analysed terms (BM25 length) and the postings (term → frequency, in order of first
+   * occurrence), computed in the processing thread by processDocument so that the commit on the
+   * main thread only writes rows; indexDocument computes them when absent.
+   */
+  readonly termCount?: number
+  readonly postings?: readonly Posting[]
 }
 
 export interface ProcessedDocument {

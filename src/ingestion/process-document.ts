@@ -1,6 +1,7 @@
 import { detectLanguage } from '../retrieval/analysis.js'
 import { chunkDocument } from './chunking/chunker.js'
 import { describeDocument } from './describe.js'
+import { withPostings } from './index-document.js'
 import type { ParsedDocument } from './model.js'
 import { parserFor } from './parsers/registry.js'
 import type { DocumentToProcess, ProcessedDocument, ProgressReporter } from './pipeline-types.js'
@@ -29,8 +30,10 @@ function languageSample(parsed: ParsedDocument): string {
 /**
  * Parses, analyses and chunks one document, with no store access (it runs in a worker thread):
  * the parser for its sniffed MIME type, language detection (one language per document), the
- * structure-aware chunks with their metadata, and, when `autoDescription` is on, a generated
- * description. Parser failures propagate as IngestError (an unsupported type is a permanent one).
+ * structure-aware chunks with their metadata and postings (the index's term analysis, done here
+ * so the commit on the main thread only writes rows), and, when `autoDescription` is on, a
+ * generated description. Parser failures propagate as IngestError (an unsupported type is a
+ * permanent one).
  */
 export async function processDocument(
   input: DocumentToProcess,
@@ -57,7 +60,7 @@ export async function processDocument(
     { chunkTokens: input.chunkTokens, overlapTokens: input.chunkOverlapTokens },
   )
   return {
-    chunks,
+    chunks: chunks.map((chunk) => withPostings(chunk, language)),
     pageCount: parsed.pageCount,
     documentType: parsed.documentType,
     language,

@@ -8,6 +8,13 @@ import type { ProcessRequest, ThreadMessage } from './worker-thread.js'
 
 /** A thread is replaced after this many documents, so nothing one document left behind lingers. */
 const MAX_DOCUMENTS_PER_THREAD = 50
+/**
+ * A thread whose heap is still larger than this after a document is replaced rather than reused:
+ * V8 keeps the heap a large document grew to, and two threads holding that at once (plus the next
+ * documents' own needs) took the process over 1 GiB. A fresh thread with the parsers loaded holds
+ * about 100 MiB; a 400-page filing leaves about 200–250 MiB.
+ */
+const MAX_RETAINED_HEAP_BYTES = 320 * 1024 * 1024
 /** An idle thread is ended after this long, so its memory is given back. */
 const IDLE_MS = 30_000
 /** Loading the parsers takes a second or two; a thread not ready after this is broken. */
@@ -209,9 +216,12 @@ export class ProcessingThreads {
       thread.listen((event) => {
         if (event.type === 'crash') settle(false, () => reject(event.error))
         else if (event.type === 'progress' && event.id === id) progress(event.done, event.total)
-        else if (event.type === 'done' && event.id === id) settle(true, () => resolve(event.result))
-        else if (event.type === 'failed' && event.id === id) {
-          settle(true, () => reject(new IngestError(event.message, event.permanent)))
+        else if (event.type === 'done' && event.id === id) {
+          settle(event.heapBytes <= MAX_RETAINED_HEAP_BYTES, () => resolve(event.result))
+        } else if (event.type === 'failed' && event.id === id) {
+          settle(event.heapBytes <= MAX_RETAINED_HEAP_BYTES, () =>
+            reject(new IngestError(event.message, event.permanent)),
+          )
         }
       })
       thread.post({ type: 'process', id, input })

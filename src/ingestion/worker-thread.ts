@@ -1,5 +1,7 @@
+import { getHeapStatistics } from 'node:v8'
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { IngestError } from './errors.js'
+import { terminateOcr } from './ocr.js'
 import type { DocumentToProcess, ProcessedDocument } from './pipeline-types.js'
 import { processDocument } from './process-document.js'
 
@@ -14,8 +16,14 @@ export interface ProcessRequest {
 export type ThreadMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
-  | { readonly type: 'done'; readonly id: number; readonly result: ProcessedDocument }
-  | { readonly type: 'failed'; readonly id: number; readonly message: string; readonly permanent: boolean }
+  | { readonly type: 'done'; readonly id: number; readonly result: ProcessedDocument; readonly heapBytes: number }
+  | {
+      readonly type: 'failed'
+      readonly id: number
+      readonly message: string
+      readonly permanent: boolean
+      readonly heapBytes: number
+    }
 
 /**
  * What a failure means for the document. IngestErrors say it themselves; anything else thrown
@@ -27,6 +35,12 @@ function describeFailure(error: unknown): { message: string; permanent: boolean 
   return { message: `the document could not be processed: ${message.slice(0, 500)}`, permanent: true }
 }
 
+/** Memory this thread's heap holds now (V8 heap and buffers), so the pool can recycle a grown thread. */
+function heapBytes(): number {
+  const statistics = getHeapStatistics() as ReturnType<typeof getHeapStatistics> & { external_memory?: number }
+  return statistics.total_heap_size + (statistics.external_memory ?? 0)
+}
+
 async function handle(port: MessagePort, request: ProcessRequest): Promise<void> {
   const { id, input } = request
   let reply: ThreadMessage
@@ -34,10 +48,14 @@ async function handle(port: MessagePort, request: ProcessRequest): Promise<void>
     const result = await processDocument(input, (done, total) =>
       port.postMessage({ type: 'progress', id, done, total }),
     )
-    reply = { type: 'done', id, result }
+    reply = { type: 'done', id, result, heapBytes: heapBytes() }
   } catch (error) {
-    reply = { type: 'failed', id, ...describeFailure(error) }
+    reply = { type: 'failed', id, ...describeFailure(error), heapBytes: heapBytes() }
   }
+  // An OCR engine holds a few hundred MB (its own thread and WebAssembly memory) and never gives
+  // them back while loaded: end it with the document rather than after a minute idle, so two
+  // threads never add a loaded engine to the next document's memory.
+  await terminateOcr().catch(() => undefined)
   port.postMessage(reply)
 }
 

@@ -1,4 +1,5 @@
 import { detect } from 'tinyld'
+import { wordSegments } from '../lib/segments.js'
 import { foldWord } from './folding.js'
 import { baseLanguage, DEFAULT_LANGUAGE, languageResources, SUPPORTED_LANGUAGES } from './languages.js'
 
@@ -112,29 +113,70 @@ function numberTerm(piece: string): string {
  */
 export function analyzeTokens(text: string, language: string): AnalyzedToken[] {
   const code = baseLanguage(language)
-  const { stopwords, stem } = languageResources(code)
+  const outcomes = wordOutcomes(code)
   const tokens: AnalyzedToken[] = []
   let position = 0
-  for (const segment of wordSegmenter(code).segment(text)) {
+  for (const segment of wordSegments(wordSegmenter(code), text)) {
     if (!segment.isWordLike) continue
-    for (const { folded, surface } of piecesOf(segment.segment, code)) {
+    for (const { term, surface } of outcomes(segment.segment)) {
       const current = position++
-      let term: string
-      if (NUMBER.test(folded)) term = numberTerm(folded)
-      else if (stopwords.has(folded)) continue
-      else if (LETTERS.test(folded)) term = stem(folded)
-      else if (ACRONYM.test(folded)) term = folded.replaceAll('.', '')
-      else term = folded
-      if (term === '' || term.length > MAX_TERM_LENGTH) continue
-      tokens.push({ term, surface, position: current })
+      if (term !== null) tokens.push({ term, surface, position: current })
     }
   }
   return tokens
 }
 
+/** What one piece of a word gives: its term, or null when it is dropped (it still takes a position). */
+interface Outcome {
+  readonly term: string | null
+  readonly surface: string
+}
+
+/** Words remembered per language; the cache starts over when full (words are short: a few MB). */
+const MAX_CACHED_WORDS = 100_000
+const outcomeCaches = new Map<string, (word: string) => readonly Outcome[]>()
+
+/**
+ * The outcomes of a word-like segment in a language, cached: documents repeat their words, and
+ * folding, stop words and stemming depend on the word and the language only.
+ */
+function wordOutcomes(code: string): (word: string) => readonly Outcome[] {
+  let outcomes = outcomeCaches.get(code)
+  if (outcomes) return outcomes
+  const { stopwords, stem } = languageResources(code)
+  const cache = new Map<string, readonly Outcome[]>()
+  const termOf = (folded: string): string | null => {
+    let term: string
+    if (NUMBER.test(folded)) term = numberTerm(folded)
+    else if (stopwords.has(folded)) return null
+    else if (LETTERS.test(folded)) term = stem(folded)
+    else if (ACRONYM.test(folded)) term = folded.replaceAll('.', '')
+    else term = folded
+    return term === '' || term.length > MAX_TERM_LENGTH ? null : term
+  }
+  outcomes = (word) => {
+    let known = cache.get(word)
+    if (known === undefined) {
+      known = piecesOf(word, code).map(({ folded, surface }) => ({ term: termOf(folded), surface }))
+      if (cache.size >= MAX_CACHED_WORDS) cache.clear()
+      cache.set(word, known)
+    }
+    return known
+  }
+  outcomeCaches.set(code, outcomes)
+  return outcomes
+}
+
 /** The terms of a text in order (see analyzeTokens); what the index stores and queries search for. */
 export function analyze(text: string, language: string): string[] {
-  return analyzeTokens(text, language).map((token) => token.term)
+  const code = baseLanguage(language)
+  const outcomes = wordOutcomes(code)
+  const terms: string[] = []
+  for (const segment of wordSegments(wordSegmenter(code), text)) {
+    if (!segment.isWordLike) continue
+    for (const { term } of outcomes(segment.segment)) if (term !== null) terms.push(term)
+  }
+  return terms
 }
 
 /** Enough text to recognise a language; more only costs time. */

@@ -1,3 +1,4 @@
+import { sentenceSegments } from '../../lib/segments.js'
 import { countTokens } from './tokens.js'
 
 const HORIZONTAL_SPACE = /[^\S\n]+/g
@@ -35,7 +36,7 @@ const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence
 
 /** The sentences of a text, trimmed, lazily (a huge paragraph is never copied whole). */
 export function* sentences(text: string): Generator<string> {
-  for (const { segment } of sentenceSegmenter.segment(text)) {
+  for (const { segment } of sentenceSegments(sentenceSegmenter, text)) {
     const sentence = segment.trim()
     if (sentence) yield sentence
   }

@@ -1,5 +1,6 @@
 import { type OfficeParserAST, parseOffice } from 'officeparser'
 import sharp from 'sharp'
+import yauzl from 'yauzl'
 import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParseInput } from '../model.js'
 import type { OcrEngine } from '../ocr.js'
@@ -52,6 +53,10 @@ export async function parseOfficeFile(
       },
     })
   } catch (error) {
+    // An encrypted ODF file's XML is ciphertext: the parser sees it as damaged.
+    if ((fileType === 'odt' || fileType === 'odp') && (await odfEncrypted(input.path))) {
+      throw ingestErrors.passwordProtected(format)
+    }
     throw officeError(format, error)
   }
   const images = advanced ? await ocrAttachments(ast, input, ocr) : new Map<string, string>()
@@ -86,4 +91,27 @@ function officeError(format: string, error: unknown): IngestError {
     return ingestErrors.limit(`the ${format} archive is too large to unpack (${message})`)
   }
   return toIngestError(format, error)
+}
+
+/** Largest manifest read; real ones are a few KB. */
+const MAX_MANIFEST_BYTES = 1024 * 1024
+
+/** Whether an ODF package declares encrypted entries (`manifest:encryption-data` in its manifest). */
+async function odfEncrypted(path: string): Promise<boolean> {
+  let zip: yauzl.ZipFile | undefined
+  try {
+    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, strictFileNames: false })
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName !== 'META-INF/manifest.xml') continue
+      if (entry.uncompressedSize > MAX_MANIFEST_BYTES) return false
+      const chunks: Buffer[] = []
+      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer)
+      return Buffer.concat(chunks).toString('utf8').includes('encryption-data')
+    }
+    return false
+  } catch {
+    return false
+  } finally {
+    zip?.close()
+  }
 }

@@ -1,5 +1,6 @@
 import { ingestErrors } from '../errors.js'
 import type { Parser } from '../model.js'
+import { cfbParser } from './cfb.js'
 import { csvParser } from './csv.js'
 import { docxParser } from './docx.js'
 import { emailParser } from './email.js'
@@ -32,9 +33,15 @@ const PARSERS: readonly Parser[] = [
   rtfParser,
 ]
 
+/**
+ * Formats that are not read but recognised, to fail with a better reason than "unsupported" (an
+ * encrypted OOXML file is a CFB container): not in supportedMimeTypes.
+ */
+const RECOGNISERS: readonly Parser[] = [cfbParser]
+
 /** The parser for a MIME type; throws a permanent IngestError for an unsupported one. */
 export function parserFor(mimeType: string): Parser {
-  const parser = PARSERS.find((p) => p.mimeTypes.includes(mimeType))
+  const parser = [...PARSERS, ...RECOGNISERS].find((p) => p.mimeTypes.includes(mimeType))
   if (!parser) throw ingestErrors.unsupported(mimeType)
   return parser
 }
