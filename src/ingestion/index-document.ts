@@ -1,6 +1,7 @@
 import { systemClock, type Timestamp } from '../lib/clock.js'
 import { newId } from '../lib/ids.js'
 import { analyze } from '../retrieval/analysis.js'
+import { impactOf } from '../retrieval/bm25.js'
 import type { ChunkWithPostings, Posting } from '../storage/ports/chunks.js'
 import type { Repositories } from '../storage/store.js'
 import type { ChunkDraft, ProcessedDocument } from './pipeline-types.js'
@@ -13,8 +14,18 @@ export function postingsOf(text: string, language: string): { postings: Posting[
   return { postings: [...frequencies].map(([term, tf]) => ({ term, tf })), termCount: terms.length }
 }
 
+/** The chunk with its postings: computed here only when the processing thread did not. */
+export function withPostings(draft: ChunkDraft, language: string): ChunkDraft {
+  return draft.postings && draft.termCount !== undefined ? draft : { ...draft, ...postingsOf(draft.text, language) }
+}
+
 function indexed(companyId: string, documentId: string, draft: ChunkDraft, language: string, createdAt: Timestamp) {
-  const { postings, termCount } = postingsOf(draft.text, language)
+  const { postings, termCount } =
+    draft.postings && draft.termCount !== undefined
+      ? { postings: draft.postings, termCount: draft.termCount }
+      : postingsOf(draft.text, language)
+  // The index reads postings in order of their BM25 term-frequency part, computed once here.
+  const indexedPostings = postings.map(({ term, tf }) => ({ term, tf, impact: impactOf(tf, termCount) }))
   const chunk: ChunkWithPostings = {
     chunk: {
       id: newId(),
@@ -30,14 +41,15 @@ function indexed(companyId: string, documentId: string, draft: ChunkDraft, langu
       language,
       createdAt,
     },
-    postings,
+    postings: indexedPostings,
   }
   return chunk
 }
 
 /**
  * Writes the chunks of a processed document and their postings (terms by `analyze` in the
- * document's language; `term_count` per chunk for BM25), replacing the previous ones. Call it
+ * document's language, normally computed by processDocument in the processing thread; `term_count`
+ * per chunk for BM25), replacing the previous ones. Call it
  * inside the transaction that marks the document PROCESSED, so searches see either the old
  * version or the new one, never a mix. Returns false, writing nothing, when the document no longer
  * exists (deleted while it was processed).

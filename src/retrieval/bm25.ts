@@ -47,6 +47,31 @@ export function compareRanked(a: RankedChunk, b: RankedChunk): number {
 }
 
 /**
+ * Chunk length the stored `impact` of a posting is computed for. Any value is correct (the top-k
+ * search bounds scores by `impact × max(1, avgdl / IMPACT_REFERENCE_LENGTH)`); one near the usual
+ * average length keeps that bound tight.
+ */
+export const IMPACT_REFERENCE_LENGTH = 200
+
+/**
+ * The term-frequency part of BM25 for a chunk of `termCount` terms at the reference length: the
+ * order in which a term's postings are read (best first). Migration 0006 computes the same in SQL.
+ */
+export function impactOf(tf: number, termCount: number): number {
+  return (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * termCount) / IMPACT_REFERENCE_LENGTH))
+}
+
+/**
+ * Upper bound of a posting's term-frequency part at average length `averageLength` when its
+ * impact is at most `impact`: the denominators differ only in the length term, so the ratio is at
+ * most max(1, averageLength / reference). A relative margin covers rounding of stored values.
+ */
+export function tfBound(impact: number, averageLength: number): number {
+  const ratio = Math.max(1, (averageLength > 0 ? averageLength : 1) / IMPACT_REFERENCE_LENGTH)
+  return Math.min(BM25_K1 + 1, impact * ratio * (1 + 1e-9))
+}
+
+/**
  * Ranks chunks by BM25 for the distinct `terms`. Document frequencies are counted over all
  * `postings` (the corpus the statistics describe); only chunks `inScope` accepts are scored.
  *
@@ -68,9 +93,31 @@ export function rankBm25(
     if (index !== undefined) frequencies[index] = (frequencies[index] ?? 0) + 1
   }
   const weights = frequencies.map((df) => idf(stats.chunkCount, df))
-  const maxScore = weights.reduce((sum, weight) => sum + weight * (BM25_K1 + 1), 0)
+  return rankWithWeights(terms, weights, postings, stats.averageLength, inScope, limit)
+}
 
-  const averageLength = stats.averageLength > 0 ? stats.averageLength : 1
+/** Sum of idf × (k1 + 1) over the terms: the highest score a chunk could reach. */
+export function maxScoreOf(weights: readonly number[]): number {
+  return weights.reduce((sum, weight) => sum + weight * (BM25_K1 + 1), 0)
+}
+
+/**
+ * Ranks the chunks of `postings` by BM25 with the idf `weights` of `terms` (same order) given:
+ * the scoring of rankBm25 when the document frequencies come from elsewhere (kept statistics).
+ * `postings` must hold, for every chunk it names, all of that chunk's postings of `terms`.
+ */
+export function rankWithWeights(
+  terms: readonly string[],
+  weights: readonly number[],
+  postings: readonly ScoredPosting[],
+  averageLengthOfCorpus: number,
+  inScope: (documentId: string) => boolean,
+  limit: number,
+): Bm25Ranking {
+  const termIndex = new Map(terms.map((term, index) => [term, index]))
+  const maxScore = maxScoreOf(weights)
+
+  const averageLength = averageLengthOfCorpus > 0 ? averageLengthOfCorpus : 1
   // Sparse (term index, contribution) pairs: long queries must not cost terms × chunks memory.
   const perChunk = new Map<string, { posting: ScoredPosting; contributions: [number, number][] }>()
   for (const posting of postings) {

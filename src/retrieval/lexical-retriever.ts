@@ -1,6 +1,12 @@
-import type { LanguageStats, SearchRepository } from '../storage/ports/search.js'
+import type {
+  ChunkHitRecord,
+  ImpactCursor,
+  IndexedDocument,
+  LanguageStats,
+  SearchRepository,
+} from '../storage/ports/search.js'
 import { analyze, detectLanguage } from './analysis.js'
-import { rankBm25 } from './bm25.js'
+import { BM25_B, BM25_K1, compareRanked, idf, maxScoreOf, type RankedChunk, rankWithWeights, tfBound } from './bm25.js'
 import type { AnalysedQuery, ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
 /**
@@ -30,14 +36,91 @@ function filenameOf(objectName: string): string {
   return objectName.slice(objectName.lastIndexOf('/') + 1)
 }
 
+/** Chunks in scope up to which a scoped search reads all their postings instead of the impact lists. */
+const EXHAUSTIVE_CHUNKS = 20_000
+
+/** Chunk count and total length per language of the searchable documents, by language. */
+export function corpusOf(documents: readonly IndexedDocument[]): LanguageStats[] {
+  const byLanguage = new Map<string, { chunkCount: number; totalTerms: number }>()
+  for (const document of documents) {
+    if (!document.searchable) continue
+    const entry = byLanguage.get(document.language) ?? { chunkCount: 0, totalTerms: 0 }
+    entry.chunkCount += document.chunkCount
+    entry.totalTerms += document.totalTerms
+    byLanguage.set(document.language, entry)
+  }
+  return [...byLanguage]
+    .map(([language, entry]) => ({ language, ...entry }))
+    .sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0))
+}
+
+/** Knobs for tests: both paths give the same ranking whatever the values. */
+export interface LexicalTuning {
+  /** Chunks in scope up to which a scoped search reads all their postings (default 20,000). */
+  readonly exhaustiveChunks?: number
+  /** Postings per page of a term's list (default 8192). */
+  readonly pageSize?: number
+}
+
+/** Postings per page of a term's list. */
+const PAGE = 8192
+/** Cost of looking a posting up by key, in postings read in order (when to stop reading lists). */
+const LOOKUP_COST = 8
+
+interface TermList {
+  readonly index: number
+  readonly term: string
+  readonly weight: number
+  /** Postings not read yet (from the document frequency; which list is the cheapest). */
+  remaining: number
+  after: ImpactCursor | null
+  /** Largest term-frequency part a posting not read yet can have; 0 once the list is read. */
+  bound: number
+}
+
+/** The k-th largest value (1-based) of `values`, which it reorders. */
+function quickKth(values: number[], k: number): number {
+  let low = 0
+  let high = values.length - 1
+  const target = k - 1
+  while (low < high) {
+    const pivot = values[(low + high) >> 1] as number
+    let i = low
+    let j = high
+    while (i <= j) {
+      while ((values[i] as number) > pivot) i++
+      while ((values[j] as number) < pivot) j--
+      if (i <= j) {
+        const swap = values[i] as number
+        values[i] = values[j] as number
+        values[j] = swap
+        i++
+        j--
+      }
+    }
+    if (target <= j) high = j
+    else if (target >= i) low = i
+    else break
+  }
+  return values[target] as number
+}
+
 /**
- * BM25 over the lexical index, scored in JavaScript from postings read from the store, so the
- * ranking is identical on SQLite and PostgreSQL. Statistics (N, average chunk length, document
- * frequencies) cover all the company's PROCESSED chunks, whatever the scope: a chunk's score does
- * not change with the bot asking, and a scope of a few documents does not make idf meaningless.
+ * BM25 over the lexical index, scored in JavaScript so the ranking is identical on SQLite and
+ * PostgreSQL. Statistics (N, average chunk length, document frequencies) cover all the company's
+ * PROCESSED chunks, whatever the scope: a chunk's score does not change with the bot asking, and a
+ * scope of a few documents does not make idf meaningless. They are kept at write time
+ * (`index_documents`, `term_stats`), so a query does not re-read the corpus.
+ *
+ * The top k is exact without reading every posting (threshold algorithm): each term's postings
+ * are read best impact first, every chunk met is scored exactly, and reading stops once the k-th
+ * score is above what any chunk not met yet could reach. A small scope reads its chunks' postings.
  */
 export class LexicalRetriever implements ExplainingRetriever {
-  constructor(private readonly repository: SearchRepository) {}
+  constructor(
+    private readonly repository: SearchRepository,
+    private readonly tuning: LexicalTuning = {},
+  ) {}
 
   async search(companyId: string, query: SearchQuery): Promise<RetrievedChunk[]> {
     return (await this.retrieve(companyId, query)).chunks
@@ -45,7 +128,8 @@ export class LexicalRetriever implements ExplainingRetriever {
 
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {
     const repository = this.repository
-    const corpus = await repository.corpusStats(companyId)
+    const documents = await repository.indexedDocuments(companyId)
+    const corpus = corpusOf(documents)
     const language = queryLanguage(query.text, corpus, query.language)
     const analysed: AnalysedQuery = { terms: queryTerms(query.text, language), language }
     const scope = query.scope.documentIds
@@ -53,26 +137,43 @@ export class LexicalRetriever implements ExplainingRetriever {
       return { query: analysed, chunks: [] }
     }
 
+    const terms = analysed.terms
     const chunkCount = corpus.reduce((sum, entry) => sum + entry.chunkCount, 0)
     const totalTerms = corpus.reduce((sum, entry) => sum + entry.totalTerms, 0)
-    const postings = await repository.postings(companyId, analysed.terms)
+    const averageLength = chunkCount > 0 ? totalTerms / chunkCount : 0
+    const excluded = [...new Set(documents.filter((d) => !d.searchable).map((d) => d.documentId))]
+    const frequencies = await repository.documentFrequencies(companyId, terms, excluded)
+    const weights = terms.map((term) => idf(chunkCount, frequencies.get(term) ?? 0))
     const inScope = scope ? new Set(scope) : undefined
-    const { ranked, maxScore } = rankBm25(
-      analysed.terms,
-      postings,
-      { chunkCount, averageLength: chunkCount > 0 ? totalTerms / chunkCount : 0 },
-      (documentId) => !inScope || inScope.has(documentId),
-      query.limit,
-    )
+    const accept = (documentId: string) => !inScope || inScope.has(documentId)
 
-    const rows = new Map(
-      (
-        await repository.chunksByIds(
-          companyId,
-          ranked.map((entry) => entry.chunkId),
-        )
-      ).map((row) => [row.chunkId, row]),
-    )
+    let ranked: RankedChunk[]
+    let rows: Map<string, ChunkHitRecord>
+    const scoped = inScope ? documents.filter((d) => d.searchable && inScope.has(d.documentId)) : undefined
+    if (
+      scoped &&
+      scoped.reduce((sum, d) => sum + d.chunkCount, 0) <= (this.tuning.exhaustiveChunks ?? EXHAUSTIVE_CHUNKS)
+    ) {
+      const ids = [...new Set(scoped.map((d) => d.documentId))]
+      const postings = await repository.postingsOfDocuments(companyId, ids, terms)
+      ranked = rankWithWeights(terms, weights, postings, averageLength, accept, query.limit).ranked
+      rows = new Map(
+        (
+          await repository.chunksByIds(
+            companyId,
+            ranked.map((entry) => entry.chunkId),
+          )
+        ).map((row) => [row.chunkId, row]),
+      )
+    } else {
+      const searchable = new Set(documents.filter((d) => d.searchable).map((d) => d.documentId))
+      const eligible = (documentId: string) => searchable.has(documentId) && accept(documentId)
+      const top = await this.topK(companyId, terms, weights, frequencies, averageLength, eligible, query.limit)
+      ranked = top.ranked
+      rows = new Map(top.rows.map((row) => [row.chunkId, row]))
+    }
+    const maxScore = maxScoreOf(weights)
+
     const chunks: RetrievedChunk[] = []
     for (const entry of ranked) {
       const row = rows.get(entry.chunkId)
@@ -95,5 +196,120 @@ export class LexicalRetriever implements ExplainingRetriever {
       })
     }
     return { query: analysed, chunks }
+  }
+
+  /**
+   * The exact top `limit` by BM25 without reading every posting (MaxScore-style pruning). Lists
+   * are read rarest term first, best impact first, in large pages; each posting read stores its
+   * exact contribution for its chunk. A chunk not met yet scores at most the sum over unfinished
+   * lists of idf × the bound of what is left in them; a chunk met scores at most its known
+   * contributions plus that sum over the unfinished lists it was not met in, and at least its known
+   * contributions. Once the k-th best lower bound is above the first bound, only the chunks whose
+   * upper bound reaches it can be in the top k: their missing postings are looked up and they are
+   * ranked exactly (ties included), with contributions summed in term order as rankWithWeights does.
+   */
+  private async topK(
+    companyId: string,
+    terms: readonly string[],
+    weights: readonly number[],
+    frequencies: ReadonlyMap<string, number>,
+    averageLength: number,
+    accept: (documentId: string) => boolean,
+    limit: number,
+  ): Promise<{ ranked: RankedChunk[]; rows: ChunkHitRecord[] }> {
+    const lists: TermList[] = terms.map((term, index) => {
+      const df = frequencies.get(term) ?? 0
+      return { index, term, weight: weights[index] ?? 0, remaining: df, after: null, bound: df > 0 ? BM25_K1 + 1 : 0 }
+    })
+    const length = averageLength > 0 ? averageLength : 1
+    const met = new Map<string, Float64Array>()
+    const below = (x: number) => x * (1 - 1e-9)
+    const above = (x: number) => x * (1 + 1e-9) + 1e-12
+
+    let candidates: string[] = []
+    for (;;) {
+      const open = lists.filter((list) => list.bound > 0)
+      const unseen = open.reduce((sum, list) => sum + list.weight * list.bound, 0)
+      // k-th best lower bound (contributions known so far).
+      const known: number[] = []
+      for (const contributions of met.values()) known.push(contributions.reduce((sum, c) => sum + c, 0))
+      const theta = known.length >= limit ? below(quickKth(known, limit)) : undefined
+      if (open.length === 0 || (theta !== undefined && theta > above(unseen))) {
+        const upper = (contributions: Float64Array) => {
+          let bound = 0
+          for (const list of lists) {
+            const c = contributions[list.index] ?? 0
+            bound += c > 0 ? c : list.weight * list.bound
+          }
+          return above(bound)
+        }
+        candidates = []
+        for (const [chunkId, contributions] of met) {
+          if (theta === undefined || upper(contributions) >= theta) candidates.push(chunkId)
+        }
+        const rest = open.reduce((sum, list) => sum + list.remaining, 0)
+        if (open.length === 0 || candidates.length * open.length * LOOKUP_COST <= rest) break
+      }
+      // The rarest unfinished list: the cheapest to finish, the largest idf.
+      const next = open.reduce((best, list) => (list.remaining < best.remaining ? list : best))
+      const size = Math.min(this.tuning.pageSize ?? PAGE, Math.max(1, next.remaining + 1))
+      const page = await this.repository.impactPage(companyId, next.term, next.after, size)
+      next.remaining -= page.length
+      const last = page[page.length - 1]
+      if (page.length < size || !last) next.bound = 0
+      else {
+        next.after = { chunkId: last.chunkId, impact: last.impact }
+        next.bound = tfBound(last.impact, averageLength)
+      }
+      for (const posting of page) {
+        if (!accept(posting.documentId)) continue
+        let contributions = met.get(posting.chunkId)
+        if (!contributions) {
+          contributions = new Float64Array(terms.length)
+          met.set(posting.chunkId, contributions)
+        }
+        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * posting.termCount) / length)
+        contributions[next.index] = (next.weight * posting.tf * (BM25_K1 + 1)) / (posting.tf + norm)
+      }
+    }
+
+    // Missing contributions of the candidates, from lists not read to the end.
+    const unfinished = lists.filter((list) => list.bound > 0)
+    if (unfinished.length > 0) {
+      const missing = candidates.filter((id) => unfinished.some((list) => !(met.get(id)?.[list.index] ?? 0)))
+      const postings = await this.repository.postingsOfChunks(
+        companyId,
+        missing,
+        unfinished.map((list) => list.term),
+      )
+      for (const posting of postings) {
+        const list = unfinished.find((entry) => entry.term === posting.term)
+        const contributions = met.get(posting.chunkId)
+        if (!list || !contributions) continue
+        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * posting.termCount) / length)
+        contributions[list.index] = (list.weight * posting.tf * (BM25_K1 + 1)) / (posting.tf + norm)
+      }
+    }
+    // Exact scores in term order (as rankWithWeights sums them), then the tie-break keys.
+    const scored = candidates.map((chunkId) => {
+      let score = 0
+      for (const contribution of met.get(chunkId) ?? []) if (contribution > 0) score += contribution
+      return { chunkId, score }
+    })
+    scored.sort((a, b) => b.score - a.score)
+    const cut = scored[limit - 1]?.score
+    const contenders = cut === undefined ? scored : scored.filter((entry) => entry.score >= cut)
+    const rows = await this.repository.chunksByIds(
+      companyId,
+      contenders.map((entry) => entry.chunkId),
+    )
+    const byId = new Map(rows.map((row) => [row.chunkId, row]))
+    const ranked: RankedChunk[] = []
+    for (const entry of contenders) {
+      const row = byId.get(entry.chunkId)
+      if (row) ranked.push({ ...entry, documentId: row.documentId, objectName: row.objectName, idx: row.idx })
+    }
+    ranked.sort(compareRanked)
+    return { ranked: ranked.slice(0, limit), rows }
   }
 }

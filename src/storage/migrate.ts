@@ -5,6 +5,7 @@ import * as chunksIndex from './migrations/0002-chunks-index.js'
 import * as jobs from './migrations/0003-jobs.js'
 import * as messages from './migrations/0004-messages.js'
 import * as chunkVectors from './migrations/0005-chunk-vectors.js'
+import * as searchStatistics from './migrations/0006-search-statistics.js'
 import type { Database } from './schema.js'
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0003-jobs': jobs,
   '0004-messages': messages,
   '0005-chunk-vectors': chunkVectors,
+  '0006-search-statistics': searchStatistics,
 }
 
 function provider(dialect: Dialect): MigrationProvider {

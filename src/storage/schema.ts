@@ -168,6 +168,26 @@ export interface ChunkTermsTable {
   chunk_id: string
   document_id: string
   tf: number
+  /** `term_count` of the chunk. */
+  term_count: number
+  /** BM25 term-frequency part for the reference length (src/retrieval/bm25.ts impactOf): read order. */
+  impact: number
+}
+
+/** Document frequency of a term: chunks of the company holding it (every chunk in `chunks`). */
+export interface TermStatsTable {
+  company_id: string
+  term: string
+  df: number
+}
+
+/** Size of a document in the lexical index, per language. */
+export interface IndexDocumentsTable {
+  company_id: string
+  document_id: string
+  language: string
+  chunk_count: number
+  total_terms: number
 }
 
 /** Dense vector of a chunk for one embedding model: Float32 little-endian bytes. */
@@ -206,6 +226,8 @@ export interface Database {
   blob_chunks: BlobChunksTable
   chunks: ChunksTable
   chunk_terms: ChunkTermsTable
+  term_stats: TermStatsTable
+  index_documents: IndexDocumentsTable
   chunk_vectors: ChunkVectorsTable
   messages: MessagesTable
 }

@@ -10,8 +10,9 @@ import type { ChunksTable, ChunkTermsTable, Database } from '../schema.js'
 
 // Rows per INSERT: far below the bound-parameter limits of both engines (SQLite 32766, pg 65535).
 const CHUNK_BATCH = 400
-const POSTING_BATCH = 2000
+const POSTING_BATCH = 4000
 const ID_BATCH = 500
+const STATS_BATCH = 2000
 
 function toRecord(row: Selectable<ChunksTable>): ChunkRecord {
   return {
@@ -57,22 +58,30 @@ export class KyselyChunksRepository implements ChunksRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async replaceForDocument(companyId: string, documentId: string, chunks: readonly ChunkWithPostings[]): Promise<void> {
-    await this.deleteForDocuments(companyId, [documentId])
+    const delta = await this.removeDocuments(companyId, [documentId])
     for (const batch of batches(chunks, CHUNK_BATCH)) {
       await this.db
         .insertInto('chunks')
         .values(batch.map(({ chunk }) => toRow({ ...chunk, companyId, documentId })))
         .execute()
     }
+    const sizes = new Map<string, { chunks: number; terms: number }>()
     let postings: ChunkTermsTable[] = []
     for (const { chunk, postings: terms } of chunks) {
+      const size = sizes.get(chunk.language) ?? { chunks: 0, terms: 0 }
+      size.chunks += 1
+      size.terms += chunk.termCount
+      sizes.set(chunk.language, size)
       for (const posting of terms) {
+        delta.set(posting.term, (delta.get(posting.term) ?? 0) + 1)
         postings.push({
           company_id: companyId,
           term: posting.term,
           chunk_id: chunk.id,
           document_id: documentId,
           tf: posting.tf,
+          term_count: chunk.termCount,
+          impact: posting.impact,
         })
         if (postings.length === POSTING_BATCH) {
           await this.db.insertInto('chunk_terms').values(postings).execute()
@@ -81,19 +90,83 @@ export class KyselyChunksRepository implements ChunksRepository {
       }
     }
     if (postings.length) await this.db.insertInto('chunk_terms').values(postings).execute()
+    if (sizes.size > 0) {
+      await this.db
+        .insertInto('index_documents')
+        .values(
+          [...sizes].map(([language, size]) => ({
+            company_id: companyId,
+            document_id: documentId,
+            language,
+            chunk_count: size.chunks,
+            total_terms: size.terms,
+          })),
+        )
+        .execute()
+    }
+    await this.applyFrequencies(companyId, delta)
   }
 
   async deleteForDocuments(companyId: string, documentIds: readonly string[]): Promise<void> {
+    await this.applyFrequencies(companyId, await this.removeDocuments(companyId, documentIds))
+  }
+
+  /** Deletes the documents' chunks, postings and sizes; returns −(chunks holding it) per term removed. */
+  private async removeDocuments(companyId: string, documentIds: readonly string[]): Promise<Map<string, number>> {
+    const delta = new Map<string, number>()
     for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
-      // Postings go by chunk id, the leading column of their primary key, never by a scan.
+      const counts = await this.db
+        .selectFrom('chunk_terms as t')
+        .innerJoin('chunks as c', 'c.id', 't.chunk_id')
+        .select((eb) => ['t.term', eb.fn.countAll<number | string>().as('n')])
+        .where('c.company_id', '=', companyId)
+        .where('c.document_id', 'in', ids)
+        .groupBy('t.term')
+        .execute()
+      for (const row of counts) delta.set(row.term, (delta.get(row.term) ?? 0) - Number(row.n))
+      // Postings go by chunk id, the leading column of their primary key, never by a scan (no
+      // company_id condition here: SQLite would read the company's whole impact index with it).
       await this.db
         .deleteFrom('chunk_terms')
-        .where('company_id', '=', companyId)
         .where('chunk_id', 'in', (eb) =>
           eb.selectFrom('chunks').select('id').where('company_id', '=', companyId).where('document_id', 'in', ids),
         )
         .execute()
       await this.db.deleteFrom('chunks').where('company_id', '=', companyId).where('document_id', 'in', ids).execute()
+      await this.db
+        .deleteFrom('index_documents')
+        .where('company_id', '=', companyId)
+        .where('document_id', 'in', ids)
+        .execute()
+    }
+    return delta
+  }
+
+  /**
+   * Adds `delta` to the kept document frequencies, in byte order of the terms and at the end of the
+   * write, so concurrent PostgreSQL transactions lock the shared rows in one order (no deadlock).
+   */
+  private async applyFrequencies(companyId: string, delta: ReadonlyMap<string, number>): Promise<void> {
+    const changes = [...delta].filter(([, n]) => n !== 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    for (const batch of batches(changes, STATS_BATCH)) {
+      await this.db
+        .insertInto('term_stats')
+        .values(batch.map(([term, df]) => ({ company_id: companyId, term, df })))
+        .onConflict((oc) =>
+          oc
+            .columns(['company_id', 'term'])
+            .doUpdateSet((eb) => ({ df: eb('term_stats.df', '+', eb.ref('excluded.df')) })),
+        )
+        .execute()
+    }
+    const emptied = changes.filter(([, n]) => n < 0).map(([term]) => term)
+    for (const terms of batches(emptied, ID_BATCH)) {
+      await this.db
+        .deleteFrom('term_stats')
+        .where('company_id', '=', companyId)
+        .where('term', 'in', terms)
+        .where('df', '<=', 0)
+        .execute()
     }
   }
 
@@ -123,7 +196,7 @@ export class KyselyChunksRepository implements ChunksRepository {
       .selectFrom('chunk_terms as t')
       .innerJoin('chunks as c', 'c.id', 't.chunk_id')
       .select(['c.idx', 't.term', 't.tf'])
-      .where('t.company_id', '=', companyId)
+      // Through the chunks' (chunk_id, term) keys; c.company_id confines them to the company.
       .where('c.company_id', '=', companyId)
       .where('c.document_id', '=', documentId)
       .orderBy('c.idx')

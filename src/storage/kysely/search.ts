@@ -2,13 +2,45 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql
 import type {
   ChunkHitRecord,
   DocumentSelection,
-  LanguageStats,
+  ImpactCursor,
+  ImpactPosting,
+  IndexedDocument,
   ScoredPosting,
   SearchRepository,
 } from '../ports/search.js'
 import type { Database } from '../schema.js'
 
 const PROCESSED = 'PROCESSED'
+// Ids per IN list: far below the bound-parameter limits of both engines.
+const ID_BATCH = 500
+
+function batches<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = []
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size))
+  return result
+}
+
+interface PostingRow {
+  term: string
+  tf: number
+  chunk_id: string
+  document_id: string
+  term_count: number
+  idx: number
+  object_name: string
+}
+
+function toPosting(row: PostingRow): ScoredPosting {
+  return {
+    term: row.term,
+    tf: Number(row.tf),
+    chunkId: row.chunk_id,
+    documentId: row.document_id,
+    termCount: Number(row.term_count),
+    objectName: row.object_name,
+    idx: Number(row.idx),
+  }
+}
 
 type DocumentExpressions = ExpressionBuilder<Database, 'kb_objects'>
 
@@ -52,51 +84,131 @@ export class KyselySearchRepository implements SearchRepository {
     return rows.map((row) => row.id).sort()
   }
 
-  async corpusStats(companyId: string): Promise<LanguageStats[]> {
+  async indexedDocuments(companyId: string): Promise<IndexedDocument[]> {
     const rows = await this.db
-      .selectFrom('chunks as c')
-      .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
-      .select((eb) => [
-        'c.language',
-        eb.fn.countAll<number | string>().as('chunk_count'),
-        eb.fn.sum<number | string | null>('c.term_count').as('total_terms'),
-      ])
-      .where('c.company_id', '=', companyId)
-      .where('d.company_id', '=', companyId)
-      .where('d.embedding_state', '=', PROCESSED)
-      .groupBy('c.language')
-      .execute()
-    return rows
-      .map((row) => ({
-        language: row.language,
-        chunkCount: Number(row.chunk_count),
-        totalTerms: Number(row.total_terms ?? 0),
-      }))
-      .sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0))
-  }
-
-  async postings(companyId: string, terms: readonly string[]): Promise<ScoredPosting[]> {
-    if (terms.length === 0) return []
-    const rows = await this.db
-      .selectFrom('chunk_terms as t')
-      .innerJoin('chunks as c', 'c.id', 't.chunk_id')
-      .innerJoin('kb_objects as d', 'd.id', 't.document_id')
-      .select(['t.term', 't.tf', 't.chunk_id', 't.document_id', 'c.term_count', 'c.idx', 'd.object_name'])
-      .where('t.company_id', '=', companyId)
-      .where('t.term', 'in', [...terms])
-      .where('c.company_id', '=', companyId)
-      .where('d.company_id', '=', companyId)
-      .where('d.embedding_state', '=', PROCESSED)
+      .selectFrom('index_documents as s')
+      .leftJoin('kb_objects as d', (join) =>
+        join.onRef('d.id', '=', 's.document_id').on('d.company_id', '=', companyId),
+      )
+      .select(['s.document_id', 's.language', 's.chunk_count', 's.total_terms', 'd.embedding_state'])
+      .where('s.company_id', '=', companyId)
       .execute()
     return rows.map((row) => ({
-      term: row.term,
-      tf: Number(row.tf),
-      chunkId: row.chunk_id,
       documentId: row.document_id,
-      termCount: Number(row.term_count),
-      objectName: row.object_name,
-      idx: Number(row.idx),
+      language: row.language,
+      chunkCount: Number(row.chunk_count),
+      totalTerms: Number(row.total_terms),
+      searchable: row.embedding_state === PROCESSED,
     }))
+  }
+
+  async documentFrequencies(
+    companyId: string,
+    terms: readonly string[],
+    excludedDocumentIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    const frequencies = new Map<string, number>()
+    if (terms.length === 0) return frequencies
+    const rows = await this.db
+      .selectFrom('term_stats')
+      .select(['term', 'df'])
+      .where('company_id', '=', companyId)
+      .where('term', 'in', [...terms])
+      .execute()
+    for (const row of rows) frequencies.set(row.term, Number(row.df))
+    for (const ids of batches([...new Set(excludedDocumentIds)], ID_BATCH)) {
+      const excluded = await this.db
+        .selectFrom('chunk_terms as t')
+        .innerJoin('chunks as c', 'c.id', 't.chunk_id')
+        .select((eb) => ['t.term', eb.fn.countAll<number | string>().as('n')])
+        .where('c.company_id', '=', companyId)
+        .where('c.document_id', 'in', ids)
+        .where('t.term', 'in', [...terms])
+        .groupBy('t.term')
+        .execute()
+      for (const row of excluded) frequencies.set(row.term, (frequencies.get(row.term) ?? 0) - Number(row.n))
+    }
+    for (const [term, df] of frequencies) if (df <= 0) frequencies.delete(term)
+    return frequencies
+  }
+
+  async impactPage(
+    companyId: string,
+    term: string,
+    after: ImpactCursor | null,
+    size: number,
+  ): Promise<ImpactPosting[]> {
+    let query = this.db
+      .selectFrom('chunk_terms')
+      .select(['chunk_id', 'impact', 'tf', 'term_count', 'document_id'])
+      .where('company_id', '=', companyId)
+      .where('term', '=', term)
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('impact', '<', after.impact),
+          eb.and([eb('impact', '=', after.impact), eb('chunk_id', '>', after.chunkId)]),
+        ]),
+      )
+    }
+    const rows = await query.orderBy('impact', 'desc').orderBy('chunk_id', 'asc').limit(size).execute()
+    return rows.map((row) => ({
+      chunkId: row.chunk_id,
+      impact: Number(row.impact),
+      tf: Number(row.tf),
+      termCount: Number(row.term_count),
+      documentId: row.document_id,
+    }))
+  }
+
+  async postingsOfChunks(
+    companyId: string,
+    chunkIds: readonly string[],
+    terms: readonly string[],
+  ): Promise<ScoredPosting[]> {
+    if (terms.length === 0) return []
+    const result: ScoredPosting[] = []
+    for (const ids of batches([...new Set(chunkIds)], ID_BATCH)) {
+      const rows = await this.db
+        .selectFrom('chunk_terms as t')
+        .innerJoin('chunks as c', 'c.id', 't.chunk_id')
+        .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
+        .select(['t.term', 't.tf', 't.chunk_id', 'c.document_id', 'c.term_count', 'c.idx', 'd.object_name'])
+        .where('t.chunk_id', 'in', ids)
+        .where('t.term', 'in', [...terms])
+        // No t.company_id or c.company_id condition: SQLite would then read the company's whole
+        // term or chunk index instead of the keys; d.company_id confines the chunks.
+        .where('d.company_id', '=', companyId)
+        .where('d.embedding_state', '=', PROCESSED)
+        .execute()
+      for (const row of rows) result.push(toPosting(row))
+    }
+    return result
+  }
+
+  async postingsOfDocuments(
+    companyId: string,
+    documentIds: readonly string[],
+    terms: readonly string[],
+  ): Promise<ScoredPosting[]> {
+    if (terms.length === 0) return []
+    const result: ScoredPosting[] = []
+    for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
+      // From the documents' chunks to their postings through the (chunk_id, term) primary key.
+      const rows = await this.db
+        .selectFrom('chunks as c')
+        .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
+        .innerJoin('chunk_terms as t', 't.chunk_id', 'c.id')
+        .select(['t.term', 't.tf', 't.chunk_id', 'c.document_id', 'c.term_count', 'c.idx', 'd.object_name'])
+        .where('c.company_id', '=', companyId)
+        .where('c.document_id', 'in', ids)
+        .where('d.company_id', '=', companyId)
+        .where('d.embedding_state', '=', PROCESSED)
+        .where('t.term', 'in', [...terms])
+        .execute()
+      for (const row of rows) result.push(toPosting(row))
+    }
+    return result
   }
 
   async chunksByIds(companyId: string, chunkIds: readonly string[]): Promise<ChunkHitRecord[]> {
@@ -116,7 +228,8 @@ export class KyselySearchRepository implements SearchRepository {
         'd.document_type',
         'd.description',
       ])
-      .where('c.company_id', '=', companyId)
+      // By primary key; no c.company_id condition (SQLite would scan the company's chunks with
+      // it): d.company_id confines the chunks to the company.
       .where('c.id', 'in', [...chunkIds])
       .where('d.company_id', '=', companyId)
       .where('d.embedding_state', '=', PROCESSED)

@@ -29,9 +29,14 @@ export interface Posting {
   readonly tf: number
 }
 
+/** A posting as the index stores it: with its BM25 term-frequency part at the reference length, the read order. */
+export interface IndexedPosting extends Posting {
+  readonly impact: number
+}
+
 export interface ChunkWithPostings {
   readonly chunk: ChunkRecord
-  readonly postings: readonly Posting[]
+  readonly postings: readonly IndexedPosting[]
 }
 
 /** A posting as listed for a document: which chunk (by idx) holds the term. */
