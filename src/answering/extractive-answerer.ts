@@ -1,3 +1,4 @@
+import { sentenceSegments } from '../lib/segments.js'
 import { analyze, analyzeTokens, detectLanguage } from '../retrieval/analysis.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
 import { framingLanguage } from './language.js'
@@ -9,8 +10,15 @@ import type { Answer, Answerer, AnswerInput } from './types.js'
 export interface ExtractiveOptions {
   /** Most sentences quoted in one answer. */
   readonly maxSentences: number
-  /** Least share of the question's weight a sentence must cover to be quoted at all. */
+  /**
+   * Least share of the question's term weight one source (a chunk: all its sentences together)
+   * must contain for anything to be quoted; below it the answer is "not found".
+   */
+  readonly minEvidence: number
+  /** Least share of the question's term weight a quoted sentence must contain. */
   readonly minCoverage: number
+  /** Least distinct question terms a quoted sentence must contain (all of them for shorter questions). */
+  readonly minTerms: number
   /** Sentences sharing more than this share of their terms with a quoted one are near-duplicates. */
   readonly duplicateOverlap: number
   /** Longest quoted sentence, in characters (longer ones are cut at a word boundary). */
@@ -19,7 +27,9 @@ export interface ExtractiveOptions {
 
 export const EXTRACTIVE_DEFAULTS: ExtractiveOptions = {
   maxSentences: 3,
-  minCoverage: 0.5,
+  minEvidence: 0.4,
+  minCoverage: 0.2,
+  minTerms: 2,
   duplicateOverlap: 0.7,
   maxSentenceChars: 500,
 }
@@ -30,6 +40,7 @@ interface Candidate {
   readonly terms: ReadonlySet<string>
   score: number
   coverage: number
+  matched: number
 }
 
 const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
@@ -42,12 +53,17 @@ function sentencesOf(chunk: RetrievedChunk): string[] {
   if (lines.length > 1 && lines[0]?.includes(' > ')) lines.shift()
   const sentences: string[] = []
   for (const line of lines) {
-    for (const { segment } of sentenceSegmenter.segment(line)) {
+    for (const { segment } of sentenceSegments(sentenceSegmenter, line)) {
       const sentence = segment.replace(CITATION, '').replace(/\s+/g, ' ').trim()
       if (sentence !== '') sentences.push(sentence)
     }
   }
   return sentences
+}
+
+/** A file name as words: extension dropped, separators as spaces. */
+function documentTitle(filename: string): string {
+  return filename.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[_\-.+]+/g, ' ')
 }
 
 function clip(sentence: string, max: number): string {
@@ -69,9 +85,11 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  * the question and cites each as `[n]`. A sentence scores by the share of the question's term
  * weight it contains, terms weighted by inverse frequency among the candidate sentences (rare
  * question terms count more), multiplied by its chunk's retrieval score so better-ranked chunks win
- * ties. Near-duplicates of an already quoted sentence are skipped. When no sentence covers at least
- * `minCoverage` of the question, the answer is the localised "not found in the knowledge base",
- * citing nothing. Framing words are in the requested language (en, fr, de, es, it, pt, nl; English
+ * ties, and by its chunk's evidence relative to the best chunk's. A chunk's evidence is the share of
+ * the question's weight found anywhere in it or in its document's name and description; when no
+ * chunk reaches `minEvidence`, or no sentence of such a chunk covers `minCoverage` with `minTerms`
+ * question terms, the answer is the localised "not found in the knowledge base", citing nothing.
+ * Near-duplicates of an already quoted sentence are skipped. Framing words are in the requested language (en, fr, de, es, it, pt, nl; English
  * otherwise); quoted text stays as the documents wrote it.
  */
 export class ExtractiveAnswerer implements Answerer {
@@ -121,7 +139,7 @@ export class ExtractiveAnswerer implements Answerer {
       for (const text of sentencesOf(chunk)) {
         const terms = new Set(analyze(text, language))
         if (terms.size < 3) continue
-        candidates.push({ source, text, terms, score: 0, coverage: 0 })
+        candidates.push({ source, text, terms, score: 0, coverage: 0, matched: 0 })
       }
     })
     if (candidates.length === 0) return []
@@ -132,16 +150,40 @@ export class ExtractiveAnswerer implements Answerer {
       weight.set(term, Math.log(1 + (candidates.length + 1) / (df + 0.5)))
     }
     const total = [...weight.values()].reduce((sum, w) => sum + w, 0)
-    for (const candidate of candidates) {
+    const share = (terms: Iterable<string>) => {
       let matched = 0
-      for (const term of candidate.terms) if (wanted.has(term)) matched += weight.get(term) ?? 0
-      candidate.coverage = matched / total
+      for (const term of terms) if (wanted.has(term)) matched += weight.get(term) ?? 0
+      return matched / total
+    }
+
+    // Evidence of each source: the question's weight found anywhere in it. An answer is often spread
+    // over a chunk (a heading names the company and year, a table row holds the figure), and long
+    // questions carry instructions no document repeats, so no single sentence covers much of them.
+    // The document's name and description say what the chunk is about ("3M_2018_10K.pdf").
+    const sourceTerms = input.sources.map(
+      (chunk) => new Set(analyze(`${documentTitle(chunk.filename)}\n${chunk.description}`, language)),
+    )
+    for (const candidate of candidates) for (const term of candidate.terms) sourceTerms[candidate.source]?.add(term)
+    const evidence = sourceTerms.map((terms) => share(terms))
+    const bestEvidence = Math.max(...evidence)
+    if (bestEvidence < this.options.minEvidence) return []
+
+    const minTerms = Math.min(this.options.minTerms, questionTerms.length)
+    for (const candidate of candidates) {
+      candidate.coverage = share(candidate.terms)
+      for (const term of candidate.terms) if (wanted.has(term)) candidate.matched++
       const retrieval = input.sources[candidate.source]?.usageScore ?? 0
-      candidate.score = candidate.coverage * (0.5 + 0.5 * Math.min(1, Math.max(0, retrieval)))
+      const support = (evidence[candidate.source] ?? 0) / bestEvidence
+      candidate.score = candidate.coverage * (0.5 + 0.5 * Math.min(1, Math.max(0, retrieval))) * support
     }
 
     const ranked = candidates
-      .filter((candidate) => candidate.coverage >= this.options.minCoverage)
+      .filter(
+        (candidate) =>
+          candidate.coverage >= this.options.minCoverage &&
+          candidate.matched >= minTerms &&
+          (evidence[candidate.source] ?? 0) >= this.options.minEvidence,
+      )
       .sort((a, b) => b.score - a.score || a.source - b.source)
     const best = ranked[0]
     if (!best) return []

@@ -13,15 +13,22 @@ export interface FusedEntry {
 }
 
 /**
- * Fuses rankings (ids best first; an id at most once per ranking). Deterministic: ties are broken
- * by the best rank the id reached in any ranking, then by the earlier ranking, then by id.
+ * Fuses rankings (ids best first; an id at most once per ranking). `weights[i]` scales ranking i's
+ * contributions (1 when absent): weighted RRF, for a ranking known to be weaker on its own.
+ * Deterministic: ties are broken by the best rank the id reached in any ranking, then by the
+ * earlier ranking, then by id.
  */
-export function reciprocalRankFusion(rankings: readonly (readonly string[])[], k: number = RRF_K): FusedEntry[] {
+export function reciprocalRankFusion(
+  rankings: readonly (readonly string[])[],
+  k: number = RRF_K,
+  weights: readonly number[] = [],
+): FusedEntry[] {
   const entries = new Map<string, { score: number; best: number; list: number }>()
   rankings.forEach((ranking, list) => {
+    const weight = weights[list] ?? 1
     ranking.forEach((id, position) => {
       const entry = entries.get(id)
-      const contribution = 1 / (k + position + 1)
+      const contribution = weight / (k + position + 1)
       if (!entry) entries.set(id, { score: contribution, best: position, list })
       else {
         entry.score += contribution

@@ -1,7 +1,7 @@
 import type { ChunkVectorsRepository } from '../storage/ports/chunk-vectors.js'
 import type { SearchRepository } from '../storage/ports/search.js'
 import { cosine, type Embedder } from './embeddings/types.js'
-import { reciprocalRankFusion } from './fusion.js'
+import { RRF_K, reciprocalRankFusion } from './fusion.js'
 import type { ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
 /** Candidates taken from each ranking before fusion, at least. */
@@ -26,7 +26,8 @@ function filenameOf(objectName: string): string {
 }
 
 /**
- * BM25 and dense vectors fused by reciprocal rank fusion (fusion.ts). The vector side scores, by
+ * BM25 and dense vectors fused by reciprocal rank fusion (fusion.ts), the vector ranking weighted by
+ * the embedder's `fusionWeight` (BM25's is 1). The vector side scores, by
  * brute-force cosine in JavaScript, every stored vector of the configured model in the scope:
  * identical on both stores, and fast enough up to about 10^5 chunks per company. `score` is the
  * fused score; `usageScore` is the better of the lexical coverage and the cosine similarity, an
@@ -50,10 +51,11 @@ export class HybridRetriever implements ExplainingRetriever {
     ])
     if (!vectorHits) return { query: lexicalResult.query, chunks: lexicalResult.chunks.slice(0, query.limit) }
 
-    const fused = reciprocalRankFusion([
-      lexicalResult.chunks.map((chunk) => chunk.chunkId),
-      vectorHits.map((hit) => hit.chunkId),
-    ]).slice(0, query.limit)
+    const fused = reciprocalRankFusion(
+      [lexicalResult.chunks.map((chunk) => chunk.chunkId), vectorHits.map((hit) => hit.chunkId)],
+      RRF_K,
+      [1, this.deps.embedder.fusionWeight ?? 1],
+    ).slice(0, query.limit)
     const byId = new Map(lexicalResult.chunks.map((chunk) => [chunk.chunkId, chunk]))
     const similarity = new Map(vectorHits.map((hit) => [hit.chunkId, hit.similarity]))
     const missing = fused.map((entry) => entry.id).filter((id) => !byId.has(id))

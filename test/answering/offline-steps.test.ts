@@ -185,6 +185,41 @@ describe('extractive answerer', () => {
     expect(answer.text.match(/\[\d\]/g)).toEqual(['[1]'])
   })
 
+  it('answers a long question whose answer is spread over a chunk, citing it', async () => {
+    const question =
+      'What was the total revenue of Acme Corporation in fiscal year 2023, in millions of euros? Give a response ' +
+      'to the question by relying on the details shown in the consolidated income statement.'
+    const sources = [
+      chunk(
+        'leave',
+        'Annual leave requests are approved by the line manager. Requests are answered within a week.',
+        0.9,
+      ),
+      chunk(
+        'acme-2023',
+        'Acme Corporation annual report, fiscal year 2023.\nConsolidated income statement\n' +
+          'Total revenue for the year was 15.2 million euros, up from 12.9 million euros.',
+        0.8,
+      ),
+    ]
+    const answer = await answerer.answer({ ...base, question, standaloneQuestion: question, sources, language: 'en' })
+    expect(answer.notFound).toBe(false)
+    expect(answer.cited).toEqual([1])
+    expect(answer.text).toContain('Total revenue for the year was 15.2 million euros, up from 12.9 million euros. [2]')
+  })
+
+  it('says "not found" to a long question when the sources only share its common words', async () => {
+    const question =
+      'How many weeks of parental leave do fathers get in Germany? Give a response to the question by relying ' +
+      'on the details shown in the employee handbook.'
+    const sources = [
+      chunk('leave', 'Annual leave requests are approved by the line manager. Requests are answered within a week.'),
+      chunk('canteen', 'The canteen serves lunch from noon. The lunch menu changes every week with soup and salad.'),
+    ]
+    const answer = await answerer.answer({ ...base, question, standaloneQuestion: question, sources, language: 'en' })
+    expect(answer).toEqual({ text: 'The answer was not found in the knowledge base.', cited: [], notFound: true })
+  })
+
   it('says "not found" in the answer language when nothing is relevant enough', async () => {
     const answer = await answerer.answer({
       ...base,

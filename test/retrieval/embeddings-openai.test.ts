@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { OpenAiEmbedder } from '../../src/retrieval/embeddings/openai.js'
-import { cosine, EmbeddingError } from '../../src/retrieval/embeddings/types.js'
+import { cosine, type Embedder, EmbeddingError } from '../../src/retrieval/embeddings/types.js'
+import { UniversalSentenceEncoder } from '../../src/retrieval/embeddings/universal-sentence-encoder.js'
 import { reciprocalRankFusion } from '../../src/retrieval/fusion.js'
 import { FAKE_DIMS, type FakeEmbeddingsServer, fakeVector, startFakeEmbeddings } from '../support/fake-embeddings.js'
 
@@ -102,6 +103,27 @@ describe('reciprocal rank fusion', () => {
   })
 })
 
+describe('weighted reciprocal rank fusion', () => {
+  it('scales each ranking by its weight, 1 when absent', () => {
+    const rankings = [
+      ['a', 'b'],
+      ['c', 'a'],
+    ]
+    expect(reciprocalRankFusion(rankings).map((entry) => entry.id)).toEqual(['a', 'c', 'b'])
+    const weighted = reciprocalRankFusion(rankings, 60, [1, 0.2])
+    expect(weighted.map((entry) => entry.id)).toEqual(['a', 'b', 'c'])
+    expect(weighted[0]?.score).toBeCloseTo(1 / 61 + 0.2 / 62, 12)
+    expect(weighted[2]?.score).toBeCloseTo(0.2 / 61, 12)
+    expect(reciprocalRankFusion(rankings, 60, [1])).toEqual(reciprocalRankFusion(rankings))
+  })
+
+  it('the sentence encoder is weighted below BM25; remote and ONNX models are not', () => {
+    expect(new UniversalSentenceEncoder().fusionWeight).toBeLessThan(1)
+    const remote: Embedder = new OpenAiEmbedder({ baseUrl: 'http://x/v1', model: 'm', timeoutMs: 100 })
+    expect(remote.fusionWeight).toBeUndefined()
+  })
+})
+
 describe('LANTERN_EMBEDDINGS configuration', () => {
   it('defaults to none and validates the openai settings', () => {
     expect(loadConfig({}).embeddings).toEqual({ kind: 'none' })
@@ -134,6 +156,6 @@ describe('LANTERN_EMBEDDINGS configuration', () => {
       }),
     ).toThrow(ConfigError)
     expect(() => loadConfig({ LANTERN_EMBEDDINGS: 'bert' })).toThrow(/must be one of none, use, openai/)
-    expect(() => loadConfig({ LANTERN_EMBEDDINGS: 'onnx:/models/x' })).toThrow(/not available/)
+    expect(() => loadConfig({ LANTERN_EMBEDDINGS: 'onnx:/models/x' })).toThrow(/does not exist/)
   })
 })

@@ -1,4 +1,5 @@
 import type { EmbeddingsConfig } from '../../config.js'
+import { OnnxEmbedder } from './onnx.js'
 import { OpenAiEmbedder } from './openai.js'
 import type { Embedder } from './types.js'
 import { UniversalSentenceEncoder } from './universal-sentence-encoder.js'
@@ -10,6 +11,8 @@ export function embedderFromConfig(config: EmbeddingsConfig): Embedder | undefin
       return undefined
     case 'use':
       return new UniversalSentenceEncoder()
+    case 'onnx':
+      return new OnnxEmbedder(config.dir)
     case 'openai':
       return new OpenAiEmbedder({
         baseUrl: config.baseUrl,

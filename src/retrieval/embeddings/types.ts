@@ -9,6 +9,12 @@ export interface Embedder {
   /** Length of the vectors; 0 until the first call when the model does not say beforehand. */
   readonly dimensions: number
   /**
+   * Weight of this model's ranking in the fusion with BM25, whose weight is 1; 1 when absent
+   * (plain reciprocal rank fusion). Lower for a model measured weaker than BM25 on the dev sets,
+   * so that hybrid search does not rank below lexical search (docs/benchmarks.md).
+   */
+  readonly fusionWeight?: number
+  /**
    * One vector per text, in order, all of the same length. Batches internally. Throws
    * EmbeddingError when the model cannot answer (the caller retries later).
    */
