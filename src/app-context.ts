@@ -1,5 +1,10 @@
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import pino from 'pino'
+import { DataAnalysis } from './analysis/data-analysis.js'
+import { createOfflinePlanner } from './analysis/offline-planner/index.js'
+import { choosePlanner } from './analysis/planners.js'
+import { TableCache } from './analysis/table-cache.js'
 import { Conversation } from './answering/conversation.js'
 import { LlmSummarizer, offlineSummarizer } from './answering/export.js'
 import { ExtractiveAnswerer } from './answering/extractive-answerer.js'
@@ -9,6 +14,7 @@ import type { Answerer } from './answering/types.js'
 import type { Config } from './config.js'
 import { TokenService } from './domain/auth/tokens.js'
 import { BotService } from './domain/bots/bots.js'
+import { AnalysisTurns } from './domain/chats/analysis-turns.js'
 import { ChatService } from './domain/chats/chats.js'
 import { ChatExportService } from './domain/chats/export.js'
 import { MessageService } from './domain/chats/messages.js'
@@ -102,6 +108,31 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
   const answerer: Answerer = chatModel
     ? new LlmAnswerer({ model: chatModel, fallback: offlineAnswerer, logger: answeringLogger })
     : offlineAnswerer
+  // Data-analysis mode: tables loaded into DuckDB files private to this process; the LLM writes the
+  // query when configured (the offline question parser when it cannot be reached), else the offline parser.
+  const tableCache = new TableCache(blobs, {
+    directory: join(config.dataDir, 'tmp', `analysis-${process.pid}-${randomUUID().slice(0, 8)}`),
+    maxCells: config.analysisMaxCells,
+    maxBytes: config.analysisCacheMb * 1024 * 1024,
+    engine: { memoryLimit: `${config.analysisMemoryMb}MB`, threads: 2 },
+    ingestLimits: ingestSettings(config).limits,
+  })
+  const analysisLogger = pino({ level: config.logLevel, name: 'analysis' })
+  const dataAnalysis = new DataAnalysis({
+    cache: tableCache,
+    planner: choosePlanner(createOfflinePlanner(), chatModel, {
+      timeoutMs: config.llm?.timeoutMs,
+      onError: (error) =>
+        analysisLogger.warn({ err: (error as Error).message }, 'LLM planner failed; offline planner used'),
+    }),
+    limits: {
+      memoryLimit: `${config.analysisMemoryMb}MB`,
+      threads: 2,
+      timeoutMs: config.analysisTimeoutMs,
+      rowLimit: 10_000,
+    },
+    onError: (error, what) => analysisLogger.warn({ err: (error as Error).message }, what),
+  })
   const services: Services = {
     tokens: new TokenService({ store, clock, tokenTtlSeconds: config.tokenTtlSeconds }),
     companies: new CompanyService({ store, clock }),
@@ -111,7 +142,15 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     chats,
     chatExport: new ChatExportService({ store, clock, chats, summarizer }),
     search: new SearchService({ store, retriever }),
-    messages: new MessageService({ store, clock, chats, conversation: new Conversation({ retriever, answerer }) }),
+    messages: new MessageService({
+      store,
+      clock,
+      chats,
+      conversation: new Conversation({ retriever, answerer }),
+      analysis: new AnalysisTurns(dataAnalysis, (error) =>
+        analysisLogger.warn({ err: (error as Error).message }, 'automatic routing failed; answered from retrieval'),
+      ),
+    }),
   }
   const createJobRunner = (options: JobRunnerFactoryOptions): JobRunner => {
     const ingest = new IngestJobHandler({ store, blobs, clock, settings: ingestSettings(config), embedder })
@@ -136,5 +175,9 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     }
     return runner
   }
-  return { config, clock, store, blobs, services, retriever, createJobRunner, close: () => store.close() }
+  const close = async (): Promise<void> => {
+    await tableCache.close()
+    await store.close()
+  }
+  return { config, clock, store, blobs, services, retriever, createJobRunner, close }
 }

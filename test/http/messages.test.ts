@@ -105,8 +105,11 @@ describe.each(storeModes())('%s: chat messages (endpoints 10 and 11)', (mode) =>
         'text',
         'timestamp',
         'validated_autodocs',
+        // Extension (docs/extensions.md): data-analysis mode's typed result, null here.
+        'analysis',
       ].sort(),
     )
+    expect(body.analysis).toBeNull()
     expect(body.chat_id).toBe(c.chatId)
     expect(body.actor).toBe('assistant')
     expect(body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)

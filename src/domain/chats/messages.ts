@@ -7,6 +7,7 @@ import type { Store } from '../../storage/store.js'
 import { assertLicenceActive } from '../companies/licence.js'
 import { AppError, errors } from '../errors.js'
 import type { Principal } from '../principal.js'
+import type { AnalysisTurn, AnalysisTurns } from './analysis-turns.js'
 import type { ChatService } from './chats.js'
 
 /** Longest message, in characters. */
@@ -32,6 +33,8 @@ export interface SentMessage {
   readonly autoDocFiltering: boolean
   readonly turn: Turn
   readonly answer: MessageRecord
+  /** Data-analysis mode: the typed result (`analysis` field); null when the mode was not used or declined. */
+  readonly analysis: AnalysisTurn['report']
 }
 
 export interface MessageServiceDeps {
@@ -39,6 +42,8 @@ export interface MessageServiceDeps {
   readonly clock: Clock
   readonly chats: ChatService
   readonly conversation: Conversation
+  /** Data-analysis mode; without it `data_analysis: true` is refused and nothing is routed. */
+  readonly analysis?: AnalysisTurns
 }
 
 /**
@@ -65,11 +70,12 @@ export class MessageService {
 
     const bot = await store.bots.findById(principal.companyId, chat.botId)
     if (!bot) throw errors.notFound('bot', chat.botId)
-    if (input.dataAnalysis === true) {
+    const { analysis } = this.deps
+    if (input.dataAnalysis === true && (!bot.dataScientistMode || !analysis)) {
       throw new AppError(
         'data_analysis_disabled',
         bot.dataScientistMode
-          ? 'data-analysis mode is not available in this version of the service; ask without data_analysis'
+          ? 'data-analysis mode is not available in this service; ask without data_analysis'
           : 'this bot does not allow data analysis (data_scientist_mode is off)',
       )
     }
@@ -79,18 +85,28 @@ export class MessageService {
     const filters: MessageFilters | undefined = input.filters
       ? { documentIds: input.filters.paths ?? [], tagIds: input.filters.tags ?? [] }
       : undefined
-    const turn = await this.deps.conversation.respond(
-      store,
-      {
-        companyId: principal.companyId,
-        bot,
-        message: input.message,
-        autoDocumentSelector: input.autoDocumentSelector,
-        filters,
-        history: history.map((m) => ({ actor: m.actor, text: m.text })),
-      },
-      onToken,
-    )
+    let analysed: AnalysisTurn | null = null
+    if (analysis && input.dataAnalysis === true) {
+      analysed = await analysis.explicit(store, principal.companyId, bot, input.message, input.documentIds)
+    } else if (analysis && input.dataAnalysis === undefined && bot.dataScientistMode) {
+      // Automatic routing: a table question the planner maps confidently is computed, not retrieved.
+      analysed = await analysis.automatic(store, principal.companyId, bot, input.message, filters)
+    }
+    if (analysed) onToken?.(analysed.turn.text)
+    const turn =
+      analysed?.turn ??
+      (await this.deps.conversation.respond(
+        store,
+        {
+          companyId: principal.companyId,
+          bot,
+          message: input.message,
+          autoDocumentSelector: input.autoDocumentSelector,
+          filters,
+          history: history.map((m) => ({ actor: m.actor, text: m.text })),
+        },
+        onToken,
+      ))
 
     const question: MessageRecord = {
       id: newId(),
@@ -124,6 +140,7 @@ export class MessageService {
       autoDocFiltering: input.autoDocumentSelector ?? false,
       turn,
       answer,
+      analysis: analysed?.report ?? null,
     }
   }
 

@@ -55,6 +55,9 @@ export function presentSentMessage(sent: SentMessage) {
       retrieval_mode: source.retrievalMode,
       usage_score: source.usageScore,
     })),
+    analysis: sent.analysis
+      ? { result: sent.analysis.result, result_type: sent.analysis.resultType, plan: sent.analysis.plan }
+      : null,
   }
 }
 

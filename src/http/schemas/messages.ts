@@ -39,6 +39,17 @@ const Source = Type.Object({
   usage_score: Type.Number({ minimum: 0, maximum: 1 }),
 })
 
+/** Extension (docs/extensions.md): the machine-readable result of data-analysis mode. */
+const AnalysisField = Type.Object({
+  result: Type.Unknown({
+    description: 'boolean, number, string, array of numbers or strings, or table rows (objects)',
+  }),
+  result_type: Type.Union(
+    ['boolean', 'number', 'category', 'list[number]', 'list[category]', 'table'].map((value) => Type.Literal(value)),
+  ),
+  plan: Type.String({ description: 'the computation in plain words, then the SQL query' }),
+})
+
 /** Chat message of spec 2.5: the response of send-message. */
 export const ChatMessage = Type.Object({
   chat_id: Type.String(),
@@ -61,6 +72,9 @@ export const ChatMessage = Type.Object({
     tags: Type.Array(Type.String()),
   }),
   sources: Type.Array(Source),
+  analysis: Type.Union([AnalysisField, Type.Null()], {
+    description: 'extension: the typed result of data-analysis mode; null when the mode was not used or declined',
+  }),
 })
 
 /** Stored message of spec 2.6. */

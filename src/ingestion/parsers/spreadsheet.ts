@@ -105,6 +105,11 @@ function typedValue(value: unknown, numFmt: string | undefined): TypedCell {
   return EMPTY
 }
 
+/** A workbook cell as the ingestion parser shows it (the text its chunks hold); data-analysis mode loads the same text. */
+export function spreadsheetCellText(value: unknown, numFmt: string | undefined): string {
+  return typedValue(value, numFmt).text
+}
+
 interface SheetModel {
   readonly sheets?: readonly { readonly name?: string }[]
 }

@@ -1,0 +1,98 @@
+import { type AnalysisValue, cleanNumber, markdownTable } from './result.js'
+import type { QueryResult } from './sandbox.js'
+import type { QueryPlan, TableSchema } from './types.js'
+
+interface AnalysisPhrases {
+  readonly answer: (value: string) => string
+  readonly yes: string
+  readonly no: string
+  readonly empty: string
+  readonly tableIntro: (rows: number) => string
+  readonly truncated: (rows: number) => string
+  readonly computed: string
+  readonly query: string
+  readonly declined: (reason: string) => string
+  readonly failed: (error: string) => string
+  readonly tables: string
+}
+
+const PHRASES: Readonly<Record<'en' | 'fr', AnalysisPhrases>> = {
+  en: {
+    answer: (value) => `The answer is **${value}**.`,
+    yes: '**Yes.**',
+    no: '**No.**',
+    empty: 'No row matches: the result is empty.',
+    tableIntro: (rows) => `The result has ${rows} row${rows === 1 ? '' : 's'}:`,
+    truncated: (rows) => `(only the first ${rows} rows are shown)`,
+    computed: 'How it was computed',
+    query: 'Query',
+    declined: (reason) => `I could not compute this from the tables: ${reason}`,
+    failed: (error) => `I could not compute this: the query failed (${error}).`,
+    tables: 'Tables available',
+  },
+  fr: {
+    answer: (value) => `La réponse est **${value}**.`,
+    yes: '**Oui.**',
+    no: '**Non.**',
+    empty: 'Aucune ligne ne correspond : le résultat est vide.',
+    tableIntro: (rows) => `Le résultat compte ${rows} ligne${rows === 1 ? '' : 's'} :`,
+    truncated: (rows) => `(seules les ${rows} premières lignes sont affichées)`,
+    computed: 'Calcul effectué',
+    query: 'Requête',
+    declined: (reason) => `Je n'ai pas pu calculer cela à partir des tableaux : ${reason}`,
+    failed: (error) => `Je n'ai pas pu calculer cela : la requête a échoué (${error}).`,
+    tables: 'Tableaux disponibles',
+  },
+}
+
+function phrases(language: string): AnalysisPhrases {
+  return language === 'fr' ? PHRASES.fr : PHRASES.en
+}
+
+function valueText(value: unknown, language: string): string {
+  if (typeof value === 'number') {
+    const n = cleanNumber(value)
+    return language === 'fr' ? String(n).replace('.', ',') : String(n)
+  }
+  return value === null || value === undefined ? '∅' : String(value)
+}
+
+/** The answer text of a computed result: the result in words, the computation, a small result table. */
+export function composeResult(plan: QueryPlan, result: QueryResult, value: AnalysisValue, language: string): string {
+  const p = phrases(language)
+  const parts: string[] = []
+  if (plan.resultType === 'table' || result.rows.length === 0) {
+    parts.push(result.rows.length === 0 ? p.empty : p.tableIntro(result.rows.length))
+  } else if (plan.resultType === 'boolean') {
+    parts.push(value === true ? p.yes : value === false ? p.no : p.answer(valueText(value, language)))
+  } else if (Array.isArray(value)) {
+    parts.push(p.answer(value.map((v) => valueText(v, language)).join(', ')))
+  } else {
+    parts.push(p.answer(valueText(value, language)))
+  }
+  parts.push(`${p.computed}: ${plan.explanation}`)
+  parts.push(`${p.query}:\n\`\`\`sql\n${plan.sql.trim()}\n\`\`\``)
+  if (result.rows.length > 0) {
+    const table = markdownTable(result)
+    if (table) parts.push(result.rows.length > 10 ? `${table}\n\n${p.truncated(10)}` : table)
+  }
+  return parts.join('\n\n')
+}
+
+function tableList(tables: readonly TableSchema[]): string {
+  return tables
+    .map((t) => `- ${t.filename}${t.sheet ? ` (${t.sheet})` : ''}: ${t.columns.map((c) => c.name).join(', ')}`)
+    .join('\n')
+}
+
+/** The answer when the planner could not map the question: what failed, and what the tables hold. */
+export function composeDeclined(reason: string, tables: readonly TableSchema[], language: string): string {
+  const p = phrases(language)
+  return `${p.declined(reason)}\n\n${p.tables}:\n${tableList(tables)}`
+}
+
+/** The answer when the query kept failing after the repairs. */
+export function composeFailed(error: string, tables: readonly TableSchema[], language: string): string {
+  const p = phrases(language)
+  return `${p.failed(error.split('\n')[0] ?? error)}\n\n${p.tables}:\n${tableList(tables)}`
+}

@@ -1,0 +1,196 @@
+import type { ColumnSchema, TableSchema } from '../types.js'
+import { ABBREVIATIONS, FILLERS, FRENCH_GLOSSARY, GENERIC_WORDS } from './lexicon.js'
+import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
+
+/** A column named in the question, by its header words (fuzzy, stemmed, abbreviations expanded). */
+export interface ColumnMention {
+  readonly table: TableSchema
+  readonly column: ColumnSchema
+  /** First and last question token of the mention. */
+  readonly start: number
+  readonly end: number
+  /** Header words matched (not counting vague words like "index"). */
+  readonly strength: number
+  /** Share of the header's words the mention covers (0–1). */
+  readonly coverage: number
+  /** Other columns the same words name almost as well (a numeric one may be wanted instead). */
+  readonly alternatives?: readonly ColumnSchema[]
+}
+
+/** Vague words too common in questions to name a column even when only one header has them. */
+const NEVER_SOLE = new Set([
+  'no',
+  'id',
+  'number',
+  'total',
+  'average',
+  'count',
+  'name',
+  'value',
+  'data',
+  'amount',
+  'level',
+])
+
+interface Slot {
+  readonly word: string
+  readonly stems: ReadonlySet<string>
+  readonly generic: boolean
+}
+
+const profileCache = new WeakMap<ColumnSchema, Slot[][]>()
+
+function slotOf(word: string): Slot {
+  return { word, stems: new Set(stemsOf(word)), generic: GENERIC_WORDS.has(word) }
+}
+
+/** The ways a header can be said: its own words, then with abbreviations spelled out. */
+export function columnVariants(column: ColumnSchema): Slot[][] {
+  const cached = profileCache.get(column)
+  if (cached) return cached
+  const headerWords = words(splitHeader(column.name)).filter((word) => !FILLERS.has(word))
+  const variants: Slot[][] = [headerWords.map(slotOf)]
+  if (headerWords.some((word) => ABBREVIATIONS[word] !== undefined)) {
+    const expanded = headerWords.flatMap((word) => {
+      const expansion = ABBREVIATIONS[word]
+      return expansion ? words(expansion).filter((w) => !FILLERS.has(w)) : [word]
+    })
+    variants.push(expanded.map(slotOf))
+  }
+  // `FG3_PCT` and `fg3pct` as one word too
+  const compact = headerWords.join('')
+  if (headerWords.length > 1 && compact.length <= 20) variants.push([slotOf(compact)])
+  profileCache.set(column, variants)
+  return variants
+}
+
+/** The words a question token can stand for: itself, and its French gloss or abbreviation's words. */
+export function tokenWords(token: Token): readonly string[] {
+  const singular = token.text.replace(/(s|x)$/, '')
+  const extra = FRENCH_GLOSSARY[token.text] ?? FRENCH_GLOSSARY[singular] ?? ABBREVIATIONS[token.text]
+  return extra ? [token.text, ...words(extra)] : [token.text]
+}
+
+function slotMatches(slot: Slot, candidates: readonly string[]): boolean {
+  return candidates.some((word) => closeWords(word, slot.word) && stemsOf(word).some((stem) => slot.stems.has(stem)))
+}
+
+/** The best span of the question for one header variant starting at `start`, or null. */
+function spanAt(
+  tokens: readonly Token[],
+  start: number,
+  variant: Slot[],
+  blocked: ReadonlySet<number>,
+  soleGeneric: ReadonlySet<string> = new Set(),
+) {
+  const used = new Set<number>()
+  let last = -1
+  for (let j = start; j < tokens.length; j++) {
+    const token = tokens[j]
+    if (!token || blocked.has(j)) break
+    const candidates = tokenWords(token)
+    const slot = variant.findIndex((candidate, index) => !used.has(index) && slotMatches(candidate, candidates))
+    if (slot >= 0) {
+      used.add(slot)
+      last = j
+      continue
+    }
+    if (FILLERS.has(token.text) && j > start) continue
+    break
+  }
+  if (last < 0) return null
+  const strongTotal = variant.filter((slot) => !slot.generic).length
+  const strong = [...used].filter((index) => !variant[index]?.generic).length
+  const weak = used.size - strong
+  // a header made only of vague words ("Rate") must be said whole; a vague word no other column
+  // uses ("the type of exercise" → "Lift Type") names its column weakly
+  const sole =
+    strong === 0 &&
+    weak === 1 &&
+    [...used].some((index) => soleGeneric.has(stemsOf(variant[index]?.word ?? '')[1] ?? ''))
+  if (strong === 0 && !(strongTotal === 0 && weak === variant.length) && !sole) return null
+  if (sole) return { start, end: last, strength: 0.25, coverage: 0.5 }
+  const coverage = strongTotal === 0 ? 1 : strong / strongTotal
+  return { start, end: last, strength: strong + weak * 0.25, coverage }
+}
+
+/**
+ * Every column mention, longest and best-covered first, without overlapping spans; a span that
+ * names two columns equally well goes to the one with the shorter header.
+ */
+export function findColumnMentions(
+  tokens: readonly Token[],
+  tables: readonly TableSchema[],
+  blocked: ReadonlySet<number>,
+): ColumnMention[] {
+  const candidates: ColumnMention[] = []
+  // vague header words used by exactly one column of the tables
+  const genericOwners = new Map<string, Set<ColumnSchema>>()
+  for (const table of tables) {
+    for (const column of table.columns) {
+      for (const slot of columnVariants(column)[0] ?? []) {
+        if (!slot.generic || FILLERS.has(slot.word) || NEVER_SOLE.has(slot.word)) continue
+        const key = stemsOf(slot.word)[1] ?? slot.word
+        const owners = genericOwners.get(key) ?? new Set()
+        owners.add(column)
+        genericOwners.set(key, owners)
+      }
+    }
+  }
+  const soleGeneric = new Set([...genericOwners].filter(([, owners]) => owners.size === 1).map(([word]) => word))
+  for (const table of tables) {
+    for (const column of table.columns) {
+      let best: ColumnMention | null = null
+      for (const variant of columnVariants(column)) {
+        for (let start = 0; start < tokens.length; start++) {
+          if (blocked.has(start) || FILLERS.has(tokens[start]?.text ?? '')) continue
+          const span = spanAt(tokens, start, variant, blocked, soleGeneric)
+          if (!span) continue
+          const mention = { table, column, ...span }
+          if (!best || score(mention) > score(best)) best = mention
+        }
+      }
+      if (best) candidates.push(best)
+    }
+  }
+  candidates.sort((a, b) => score(b) - score(a) || a.column.name.length - b.column.name.length || a.start - b.start)
+  const taken = new Set<number>()
+  const accepted: ColumnMention[] = []
+  const overlapping = (a: ColumnMention, b: ColumnMention) => a.start <= b.end && b.start <= a.end
+  for (const candidate of candidates) {
+    let overlaps = false
+    for (let i = candidate.start; i <= candidate.end; i++) if (taken.has(i)) overlaps = true
+    if (overlaps) continue
+    const rivals = candidates.filter((other) => other !== candidate && overlapping(other, candidate))
+    // a partial mention (one word of a long header) needs that word to point at this column alone
+    if (candidate.coverage < 0.5 && rivals.length > 0) continue
+    for (let i = candidate.start; i <= candidate.end; i++) taken.add(i)
+    const alternatives = rivals
+      .filter((other) => other.table === candidate.table && other.coverage >= 0.5)
+      .map((other) => other.column)
+    accepted.push(alternatives.length > 0 ? { ...candidate, alternatives } : candidate)
+  }
+  return accepted.sort((a, b) => a.start - b.start)
+}
+
+function score(mention: Pick<ColumnMention, 'strength' | 'coverage'>): number {
+  return mention.strength + mention.coverage * 0.9
+}
+
+/** Columns whose header holds one of these words (for "older" → age, "cheapest" → price). */
+export function columnsNamed(tables: readonly TableSchema[], hints: readonly string[]): ColumnMention[] {
+  const hintStems = new Set(hints.flatMap(stemsOf))
+  const found: ColumnMention[] = []
+  for (const table of tables) {
+    for (const column of table.columns) {
+      if (column.type !== 'integer' && column.type !== 'number') continue
+      const variants = columnVariants(column)
+      if (variants.some((variant) => variant.some((slot) => [...slot.stems].some((stem) => hintStems.has(stem))))) {
+        found.push({ table, column, start: -1, end: -1, strength: 0, coverage: 0 })
+      }
+    }
+  }
+  return found
+}
+
+export const isNumeric = (column: ColumnSchema): boolean => column.type === 'integer' || column.type === 'number'

@@ -1,0 +1,27 @@
+import type { PlanOutcome, QuestionPlanner, TableSchema } from '../types.js'
+import { explain } from './explain.js'
+import { readCues } from './question.js'
+import { recognise } from './shapes.js'
+import { buildPlan } from './sql.js'
+
+/**
+ * The offline question planner (no LLM): reads the question's cues (form, aggregates,
+ * superlatives, comparators, limits), maps its words to columns by header and to cells by the
+ * values seen, recognises one supported shape and builds one read-only DuckDB query. It declines,
+ * with the reason, whenever a word it needs cannot be mapped: it never guesses a column.
+ */
+export function createOfflinePlanner(): QuestionPlanner {
+  return {
+    async plan(question: string, tables: readonly TableSchema[], language: string): Promise<PlanOutcome> {
+      const trimmed = question.trim()
+      if (trimmed === '') return { kind: 'declined', reason: 'the question is empty' }
+      const recognition = recognise(readCues(trimmed), tables)
+      if (recognition.kind === 'declined') return recognition
+      try {
+        return { kind: 'plan', plan: buildPlan(recognition.intent, explain(recognition.intent, language)) }
+      } catch (error) {
+        return { kind: 'declined', reason: `the query could not be built: ${(error as Error).message}` }
+      }
+    },
+  }
+}

@@ -1,0 +1,84 @@
+import type { ColumnSchema, ResultType, TableSchema } from '../types.js'
+import type { Comparison, Direction } from './lexicon.js'
+
+/** One condition on the rows (values are kept as data and escaped when the SQL is built). */
+export type Filter =
+  | { readonly kind: 'compare'; readonly column: ColumnSchema; readonly op: Comparison; readonly value: number }
+  | { readonly kind: 'between'; readonly column: ColumnSchema; readonly low: number; readonly high: number }
+  | { readonly kind: 'equals'; readonly column: ColumnSchema; readonly value: string; readonly negated: boolean }
+  | { readonly kind: 'item'; readonly column: ColumnSchema; readonly value: string; readonly negated: boolean }
+  | { readonly kind: 'contains'; readonly column: ColumnSchema; readonly value: string }
+  | { readonly kind: 'prefix'; readonly column: ColumnSchema; readonly value: string }
+  | {
+      readonly kind: 'date'
+      readonly column: ColumnSchema
+      readonly op: Comparison | 'between'
+      readonly value: string
+      readonly high?: string
+    }
+  | { readonly kind: 'present'; readonly column: ColumnSchema; readonly present: boolean }
+
+export type ScalarFunction =
+  | 'count'
+  | 'count_distinct'
+  | 'count_values'
+  | 'avg'
+  | 'sum'
+  | 'median'
+  | 'min'
+  | 'max'
+  | 'std'
+  | 'range'
+
+/** What is computed, before any yes/no wrapping. */
+export type Shape =
+  /** One aggregate over the filtered rows; `column` null for count(*). */
+  | { readonly kind: 'scalar'; readonly fn: ScalarFunction; readonly column: ColumnSchema | null }
+  /** The most (desc) or least (asc) frequent values of a column; list items counted one by one. */
+  | { readonly kind: 'mode'; readonly column: ColumnSchema; readonly direction: Direction; readonly limit: number }
+  /** Groups ranked by an aggregate; `returnMetric` returns the aggregate instead of the group. */
+  | {
+      readonly kind: 'group'
+      readonly group: ColumnSchema
+      readonly fn: ScalarFunction
+      readonly measure: ColumnSchema | null
+      readonly direction: Direction
+      readonly limit: number
+      readonly returnMetric: boolean
+    }
+  /** Rows ranked by a column (null: file order), returning `target` of the first `limit` rows. */
+  | {
+      readonly kind: 'rows'
+      readonly target: ColumnSchema
+      readonly order: ColumnSchema | null
+      readonly direction: Direction
+      readonly limit: number | null
+      readonly distinct: boolean
+      /** Rows skipped first ("second-highest"). */
+      readonly offset?: number
+    }
+  /** The different values of a column, in order of first appearance. */
+  | { readonly kind: 'distinct'; readonly column: ColumnSchema; readonly limit?: number | null }
+  /** Percentage of the rows that meet `condition` (among the rows the intent's filters keep). */
+  | { readonly kind: 'share'; readonly condition: readonly Filter[] }
+  /** The value closest to a number ("Groceries Index closest to 80"), returning `target`. */
+  | { readonly kind: 'closest'; readonly target: ColumnSchema; readonly order: ColumnSchema; readonly value: number }
+
+/** How a yes/no question reads the computation. */
+export type Check =
+  | { readonly kind: 'exists'; readonly negated: boolean }
+  | { readonly kind: 'compare'; readonly op: Comparison; readonly value: number }
+  /** Every row of the population (the filters) satisfies `condition`. */
+  | { readonly kind: 'all'; readonly condition: readonly Filter[] }
+  /** The values of a column are all different. */
+  | { readonly kind: 'unique'; readonly column: ColumnSchema | null }
+  /** More rows satisfy `filters` than `other` (op `>`), or fewer (`<`). */
+  | { readonly kind: 'more'; readonly op: Comparison; readonly other: readonly Filter[] }
+
+export interface Intent {
+  readonly table: TableSchema
+  readonly filters: readonly Filter[]
+  readonly shape: Shape
+  readonly check: Check | null
+  readonly resultType: ResultType
+}

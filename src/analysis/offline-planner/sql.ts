@@ -1,0 +1,224 @@
+import { type ColumnSchema, type QueryPlan, quoteIdentifier, ROW_COLUMN, type TableSchema } from '../types.js'
+import type { Check, Filter, Intent, ScalarFunction, Shape } from './intent.js'
+import { isListColumn } from './values.js'
+
+/**
+ * SQL for an intent: one read-only SELECT over the table's sqlName, columns through
+ * quoteIdentifier, every value from the question as an escaped literal (numbers checked finite).
+ */
+
+export function sqlString(value: string): string {
+  return `'${value.replaceAll('\u0000', '').replaceAll("'", "''")}'`
+}
+
+function sqlNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new Error('not a finite number')
+  return String(value)
+}
+
+const col = (column: ColumnSchema): string => quoteIdentifier(column.name)
+
+/** The items of a list-like cell `[a, b]` as a DuckDB list. */
+function itemsOf(column: ColumnSchema): string {
+  return `string_split(regexp_replace(${col(column)}, '^\\[|\\]$', '', 'g'), ', ')`
+}
+
+function condition(filter: Filter): string {
+  const c = col(filter.column)
+  switch (filter.kind) {
+    case 'compare':
+      return `${c} ${filter.op} ${sqlNumber(filter.value)}`
+    case 'between':
+      return `${c} BETWEEN ${sqlNumber(filter.low)} AND ${sqlNumber(filter.high)}`
+    case 'equals': {
+      const test = `lower(CAST(${c} AS VARCHAR)) = lower(${sqlString(filter.value)})`
+      return filter.negated ? `NOT coalesce(${test}, false)` : test
+    }
+    case 'item': {
+      const test = `list_contains(list_transform(${itemsOf(filter.column)}, x -> lower(trim(x))), lower(${sqlString(filter.value)}))`
+      return filter.negated ? `NOT coalesce(${test}, false)` : test
+    }
+    case 'contains':
+      return `contains(lower(CAST(${c} AS VARCHAR)), lower(${sqlString(filter.value)}))`
+    case 'date': {
+      const literal = (value: string) => {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new Error('not a date')
+        return `DATE '${value}'`
+      }
+      const day = `CAST(${c} AS DATE)`
+      if (filter.op === 'between') return `${day} BETWEEN ${literal(filter.value)} AND ${literal(filter.high ?? '')}`
+      return `${day} ${filter.op} ${literal(filter.value)}`
+    }
+    case 'prefix':
+      return `starts_with(CAST(${c} AS VARCHAR), ${sqlString(filter.value)})`
+    case 'present':
+      return filter.present
+        ? `(${c} IS NOT NULL AND trim(CAST(${c} AS VARCHAR)) <> '')`
+        : `(${c} IS NULL OR trim(CAST(${c} AS VARCHAR)) = '')`
+  }
+}
+
+export function whereClause(filters: readonly Filter[], extra: readonly string[] = []): string {
+  const parts = [...filters.map(condition), ...extra]
+  return parts.length === 0 ? '' : ` WHERE ${parts.join(' AND ')}`
+}
+
+function aggregate(fn: ScalarFunction, column: ColumnSchema | null): string {
+  if (!column) return 'count(*)'
+  const c = col(column)
+  switch (fn) {
+    case 'count':
+      return 'count(*)'
+    case 'count_values':
+      return `count(${c})`
+    case 'count_distinct':
+      return `count(DISTINCT ${c})`
+    case 'avg':
+      return `avg(${c})`
+    case 'sum':
+      return `sum(${c})`
+    case 'median':
+      return `median(${c})`
+    case 'min':
+      return `min(${c})`
+    case 'max':
+      return `max(${c})`
+    case 'std':
+      return `stddev_samp(${c})`
+    case 'range':
+      return `max(${c}) - min(${c})`
+  }
+}
+
+function shapeSql(table: TableSchema, filters: readonly Filter[], shape: Shape): string {
+  const from = ` FROM ${table.sqlName}`
+  switch (shape.kind) {
+    case 'scalar':
+      return `SELECT ${aggregate(shape.fn, shape.column)} AS value${from}${whereClause(filters)}`
+    case 'mode': {
+      const order = shape.direction === 'desc' ? 'DESC' : 'ASC'
+      if (isListColumn(shape.column)) {
+        return `SELECT item AS value FROM (SELECT trim(unnest(${itemsOf(shape.column)})) AS item, ${ROW_COLUMN}${from}${whereClause(filters)}) WHERE item <> '' GROUP BY item ORDER BY count(*) ${order}, min(${ROW_COLUMN}) LIMIT ${shape.limit}`
+      }
+      const c = col(shape.column)
+      return `SELECT ${c} AS value${from}${whereClause(filters, [`${c} IS NOT NULL`])} GROUP BY ${c} ORDER BY count(*) ${order}, min(${ROW_COLUMN}) LIMIT ${shape.limit}`
+    }
+    case 'group': {
+      const g = col(shape.group)
+      const metric = aggregate(shape.fn, shape.measure)
+      const order = shape.direction === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS LAST'
+      const select = shape.returnMetric ? metric : g
+      if (isListColumn(shape.group) && shape.fn === 'count') {
+        // list-like cells: every item counts once
+        return `SELECT ${shape.returnMetric ? 'count(*)' : 'item'} AS value FROM (SELECT trim(unnest(${itemsOf(shape.group)})) AS item, ${ROW_COLUMN}${from}${whereClause(filters)}) WHERE item <> '' GROUP BY item ORDER BY count(*) ${shape.direction === 'desc' ? 'DESC' : 'ASC'}, min(${ROW_COLUMN}) LIMIT ${shape.limit}`
+      }
+      return `SELECT ${select} AS value${from}${whereClause(filters, [`${g} IS NOT NULL`])} GROUP BY ${g} ORDER BY ${metric} ${order}, min(${ROW_COLUMN}) LIMIT ${shape.limit}`
+    }
+    case 'rows': {
+      const t = col(shape.target)
+      const extra = [`${t} IS NOT NULL`]
+      if (shape.order) extra.push(`${col(shape.order)} IS NOT NULL`)
+      const orderBy = shape.order
+        ? `${col(shape.order)} ${shape.direction === 'desc' ? 'DESC' : 'ASC'}, ${ROW_COLUMN}`
+        : `${ROW_COLUMN} ${shape.direction === 'desc' ? 'DESC' : 'ASC'}`
+      const limit =
+        (shape.limit === null ? '' : ` LIMIT ${shape.limit}`) + (shape.offset ? ` OFFSET ${shape.offset}` : '')
+      if (shape.distinct) {
+        const groupOrder = shape.order
+          ? `${shape.direction === 'desc' ? 'max' : 'min'}(${col(shape.order)}) ${shape.direction === 'desc' ? 'DESC' : 'ASC'}`
+          : `min(${ROW_COLUMN})`
+        return `SELECT ${t} AS value${from}${whereClause(filters, extra)} GROUP BY ${t} ORDER BY ${groupOrder}${limit}`
+      }
+      if (!shape.order && shape.direction === 'desc') {
+        return `SELECT value FROM (SELECT ${t} AS value, ${ROW_COLUMN}${from}${whereClause(filters, extra)} ORDER BY ${orderBy}${limit}) ORDER BY ${ROW_COLUMN}`
+      }
+      return `SELECT ${t} AS value${from}${whereClause(filters, extra)} ORDER BY ${orderBy}${limit}`
+    }
+    case 'distinct': {
+      const c = col(shape.column)
+      const limit = shape.limit ? ` LIMIT ${shape.limit}` : ''
+      return `SELECT ${c} AS value${from}${whereClause(filters, [`${c} IS NOT NULL`])} GROUP BY ${c} ORDER BY min(${ROW_COLUMN})${limit}`
+    }
+    case 'share': {
+      const cond = shape.condition.length === 0 ? 'true' : shape.condition.map(condition).join(' AND ')
+      return `SELECT round(100.0 * count(*) FILTER (WHERE ${cond}) / nullif(count(*), 0), 2) AS value${from}${whereClause(filters)}`
+    }
+    case 'closest': {
+      const o = col(shape.order)
+      return `SELECT ${col(shape.target)} AS value${from}${whereClause(filters, [`${o} IS NOT NULL`])} ORDER BY abs(${o} - ${sqlNumber(shape.value)}), ${ROW_COLUMN} LIMIT 1`
+    }
+  }
+}
+
+function checkSql(intent: Intent, check: Check): string {
+  const { table, filters, shape } = intent
+  const from = ` FROM ${table.sqlName}`
+  switch (check.kind) {
+    case 'exists':
+      return `SELECT ${check.negated ? 'NOT ' : ''}EXISTS (SELECT 1${from}${whereClause(filters)}) AS value`
+    case 'compare':
+      return `SELECT (${shapeSql(table, filters, shape)}) ${check.op} ${sqlNumber(check.value)} AS value`
+    case 'all':
+      return `SELECT count(*) > 0 AND count(*) = count(*) FILTER (WHERE ${check.condition.length === 0 ? 'true' : check.condition.map(condition).join(' AND ')}) AS value${from}${whereClause(filters)}`
+    case 'unique': {
+      if (!check.column) return `SELECT true AS value`
+      const c = col(check.column)
+      return `SELECT count(DISTINCT ${c}) = count(${c}) AS value${from}${whereClause(filters)}`
+    }
+    case 'more':
+      return `SELECT (SELECT count(*)${from}${whereClause(filters)}) ${check.op} (SELECT count(*)${from}${whereClause(check.other)}) AS value`
+  }
+}
+
+function evidenceSql(intent: Intent): string {
+  const { table, filters, shape, check } = intent
+  const from = ` FROM ${table.sqlName}`
+  const rows = (extra: readonly string[] = [], order = ROW_COLUMN) =>
+    `SELECT ${ROW_COLUMN}${from}${whereClause(filters, extra)} ORDER BY ${order} LIMIT 20`
+  if (check?.kind === 'all') {
+    const failing =
+      check.condition.length === 0 ? 'false' : `NOT coalesce(${check.condition.map(condition).join(' AND ')}, false)`
+    return `SELECT ${ROW_COLUMN}${from}${whereClause(filters)} ORDER BY (${failing}) DESC, ${ROW_COLUMN} LIMIT 20`
+  }
+  switch (shape.kind) {
+    case 'scalar':
+      if ((shape.fn === 'max' || shape.fn === 'min') && shape.column) {
+        const c = col(shape.column)
+        return rows([`${c} IS NOT NULL`], `${c} ${shape.fn === 'max' ? 'DESC' : 'ASC'}, ${ROW_COLUMN}`)
+      }
+      return shape.column ? rows([`${col(shape.column)} IS NOT NULL`]) : rows()
+    case 'rows': {
+      const extra = [`${col(shape.target)} IS NOT NULL`]
+      if (shape.order) extra.push(`${col(shape.order)} IS NOT NULL`)
+      const order = shape.order
+        ? `${col(shape.order)} ${shape.direction === 'desc' ? 'DESC' : 'ASC'}, ${ROW_COLUMN}`
+        : `${ROW_COLUMN} ${shape.direction === 'desc' ? 'DESC' : 'ASC'}`
+      return rows(extra, order)
+    }
+    case 'share':
+      return rows(shape.condition.map(condition))
+    case 'closest': {
+      const o = col(shape.order)
+      return rows([`${o} IS NOT NULL`], `abs(${o} - ${sqlNumber(shape.value)}), ${ROW_COLUMN}`)
+    }
+    case 'mode':
+    case 'group':
+    case 'distinct': {
+      const c = col(shape.kind === 'group' ? shape.group : shape.column)
+      if (shape.kind === 'distinct') return rows([`${c} IS NOT NULL`])
+      if (shape.kind === 'mode' && isListColumn(shape.column)) return rows()
+      return `SELECT ${ROW_COLUMN}${from}${whereClause(filters, [`${c} IN (${shapeSql(table, filters, { ...shape, limit: 1, ...(shape.kind === 'group' ? { returnMetric: false } : {}) } as Shape)})`])} ORDER BY ${ROW_COLUMN} LIMIT 20`
+    }
+  }
+}
+
+export function buildPlan(intent: Intent, explanation: string): QueryPlan {
+  const sql = intent.check ? checkSql(intent, intent.check) : shapeSql(intent.table, intent.filters, intent.shape)
+  return {
+    sql,
+    resultType: intent.resultType,
+    explanation,
+    evidenceSql: evidenceSql(intent),
+    evidenceTable: /^\(SELECT m\.\*.* FROM (\S+) AS m /.exec(intent.table.sqlName)?.[1] ?? intent.table.sqlName,
+  }
+}

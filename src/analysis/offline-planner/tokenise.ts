@@ -1,0 +1,221 @@
+import snowball, { type Stemmer } from 'snowball-stemmers'
+
+/**
+ * Tokenising and normalising a question (or a column header, or a cell value) for the offline
+ * planner: folded to lower case without accents, split into words and numbers, each word stemmed
+ * with the English and the question's own stemmer (headers are often English in French workbooks).
+ */
+
+export interface Token {
+  /** Position in the token list. */
+  readonly index: number
+  /** Folded form: lower case, no accents. */
+  readonly text: string
+  /** Stems under which the word matches (English, French), deduplicated. */
+  readonly stems: readonly string[]
+  /** The value when the token is a number (`1,000`, `2.5`, `twenty`, `80%`). */
+  readonly number: number | null
+  /** True when the token was written with a percent sign or followed by "per cent"/"pour cent". */
+  readonly percent: boolean
+  /** Written with a capital letter and not at the start of the question (a proper noun, likely). */
+  readonly capitalized: boolean
+}
+
+const stemmers: Record<string, Stemmer> = {
+  en: snowball.newStemmer('english'),
+  fr: snowball.newStemmer('french'),
+}
+
+/** Lower case, accents removed, typographic apostrophes and quotes made plain. */
+export function fold(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[’‘`´]/g, "'")
+    .replace(/[“”«»]/g, '"')
+    .toLowerCase()
+}
+
+/** `MonthlyIncome` → `Monthly Income`, `FG3_PCT` → `FG3 PCT`, `Price (TK)` → `Price TK`. */
+export function splitHeader(name: string): string {
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/[_\-./()[\]:]+/g, ' ')
+}
+
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  thousand: 1000,
+  zero_fr: 0,
+  un: 1,
+  une: 1,
+  deux: 2,
+  trois: 3,
+  quatre: 4,
+  cinq: 5,
+  sept: 7,
+  huit: 8,
+  neuf: 9,
+  dix: 10,
+  onze: 11,
+  douze: 12,
+  quinze: 15,
+  vingt: 20,
+  trente: 30,
+  quarante: 40,
+  cinquante: 50,
+  soixante: 60,
+  cent: 100,
+  mille: 1000,
+}
+
+/** Words that are numbers only after "top"/"first"…, never on their own ("one of", "un produit"). */
+const AMBIGUOUS_NUMBER_WORDS = new Set(['one', 'un', 'une'])
+
+const ORDINALS: Readonly<Record<string, number>> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  premier: 1,
+  premiere: 1,
+  deuxieme: 2,
+  second_fr: 2,
+  troisieme: 3,
+  quatrieme: 4,
+  cinquieme: 5,
+  sixieme: 6,
+  septieme: 7,
+  huitieme: 8,
+  neuvieme: 9,
+  dixieme: 10,
+  onzieme: 11,
+  douzieme: 12,
+}
+
+export function ordinalValue(word: string): number | null {
+  const known = ORDINALS[word]
+  if (known !== undefined) return known
+  const match = /^(\d+)(st|nd|rd|th|e|eme|er|ere)$/.exec(word)
+  return match ? Number(match[1]) : null
+}
+
+/** Parses `1,000`, `1 000`, `2.5`, `2,5`, `$60,000`, `80%` into a number, or null. */
+export function parseNumber(raw: string): number | null {
+  const cleaned = raw.replace(/[$€£%\s\u00a0]/g, '')
+  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(cleaned)) return Number(cleaned.replaceAll(',', ''))
+  if (/^-?\d+,\d+$/.test(cleaned)) return Number(cleaned.replace(',', '.'))
+  if (/^-?\d+(\.\d+)?$/.test(cleaned)) return Number(cleaned)
+  if (/^-?\.\d+$/.test(cleaned)) return Number(cleaned)
+  return null
+}
+
+const TOKEN = /\d+(?:st|nd|rd|th|er|e|eme)\b|[$€£]?-?\d[\d,.]*\d%?|[$€£]?\d%?|[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu
+
+/** Splits folded text into words and numbers (`don't` stays one word; `l'age` → `l'age`). */
+export function words(text: string): string[] {
+  return Array.from(fold(text).matchAll(TOKEN), (match) => match[0])
+}
+
+export function stemsOf(word: string): string[] {
+  const bare = word.replace(/^(l|d|qu|j|n|s|c)'/, '').replace(/'s$/, '')
+  const english = stemmers.en?.stem(bare) ?? bare
+  const french = stemmers.fr?.stem(bare) ?? bare
+  return Array.from(new Set([bare, english, french]))
+}
+
+/** The question as tokens (numbers parsed, "per cent" folded into the number before it). */
+export function tokenise(text: string): Token[] {
+  const raw = words(text)
+  const original = Array.from(
+    text
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/[’‘`´]/g, "'")
+      .matchAll(TOKEN),
+    (match) => match[0],
+  )
+  const tokens: Token[] = []
+  for (let i = 0; i < raw.length; i++) {
+    const word = raw[i] ?? ''
+    const capitalized = i > 0 && original.length === raw.length && /^\p{Lu}/u.test(original[i] ?? '')
+    let number = parseNumber(word)
+    if (number === null && NUMBER_WORDS[word] !== undefined && !AMBIGUOUS_NUMBER_WORDS.has(word)) {
+      number = NUMBER_WORDS[word] ?? null
+    }
+    let percent = word.endsWith('%')
+    const next = raw[i + 1]
+    const after = raw[i + 2]
+    if (number !== null && next === 'percent') {
+      percent = true
+      i += 1
+    } else if (number !== null && (next === 'per' || next === 'pour') && after === 'cent') {
+      percent = true
+      i += 2
+    }
+    tokens.push({ index: tokens.length, text: word, stems: stemsOf(word), number, percent, capitalized })
+  }
+  return tokens
+}
+
+/** Number words that only count after a cue ("top one", "the one with"): read on request. */
+export function looseNumber(token: Token | undefined): number | null {
+  if (!token) return null
+  if (token.number !== null) return token.number
+  return NUMBER_WORDS[token.text] ?? null
+}
+
+/** Text between single or double quotes in the question ('Hacendado', "105 kg"). */
+export function quotedStrings(text: string): string[] {
+  const found: string[] = []
+  for (const match of text.matchAll(/(?:^|[\s(,:])['"‘“]([^'"’”]{1,80})['"’”](?=$|[\s?.,!;:)])/gu)) {
+    const value = match[1]?.trim()
+    if (value) found.push(value)
+  }
+  return found
+}
+
+/**
+ * Two words stemmed alike that are also spelled alike (`country`/`countries`, `age`/`ages`), so
+ * that stems of different languages cannot pair unrelated words (`are` and `area` in French).
+ */
+export function closeWords(a: string, b: string): boolean {
+  if (a === b) return true
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  if (long === `${short}s` || long === `${short}es`) return true
+  if (short.endsWith('y') && long === `${short.slice(0, -1)}ies`) return true
+  let common = 0
+  while (common < short.length && short[common] === long[common]) common++
+  return common >= 4 && common >= short.length - 2
+}

@@ -1,0 +1,74 @@
+/**
+ * The contract of data-analysis mode (issue 5): tables loaded from stored CSV/TSV/XLSX/ODS
+ * documents, a planner that turns a question into one read-only SQL query over them (the offline
+ * question parser or an LLM), and the typed result the answer and the `analysis` field report.
+ */
+
+/** Column types after loading (numbers with thousands separators, decimal commas, %, currency already converted). */
+export type ColumnType = 'integer' | 'number' | 'text' | 'date' | 'timestamp' | 'boolean'
+
+export interface ColumnSchema {
+  /** The header as the user sees it; in SQL always double-quoted (see quoteIdentifier). */
+  readonly name: string
+  readonly type: ColumnType
+  /** What the cells looked like before conversion: `12 %` → 12 with unit `percent`. */
+  readonly unit: 'percent' | 'currency' | null
+  readonly nullCount: number
+  readonly distinctCount: number
+  /** The most frequent values (text columns; up to 50), for mapping question words to values. */
+  readonly topValues: readonly string[]
+  readonly min: number | string | null
+  readonly max: number | string | null
+}
+
+/** One loaded table: a CSV/TSV document, or one sheet of a workbook. */
+export interface TableSchema {
+  /** The SQL name of the table (`t1`, `t2`, …), unique within one analysis. */
+  readonly sqlName: string
+  readonly documentId: string
+  /** `orders.csv`, `report.xlsx` */
+  readonly filename: string
+  /** Sheet name for workbooks; null for CSV/TSV. */
+  readonly sheet: string | null
+  readonly rowCount: number
+  /** Data columns only; every table also has ROW_COLUMN. */
+  readonly columns: readonly ColumnSchema[]
+}
+
+/**
+ * Every loaded table has this integer column: the row number of the row in its file/sheet, the
+ * same numbering as the `row_idx` of the document's chunks (so a cited row can be found).
+ */
+export const ROW_COLUMN = '__row'
+
+export type ResultType = 'boolean' | 'number' | 'category' | 'list[number]' | 'list[category]' | 'table'
+
+/** What a planner proposes: one query and how to read its result. */
+export interface QueryPlan {
+  /** One read-only SELECT (or WITH … SELECT) over the tables' sqlNames. */
+  readonly sql: string
+  readonly resultType: ResultType
+  /** The computation in plain words, in the question's language ("count of rows of orders.csv where status = 'late'"). */
+  readonly explanation: string
+  /**
+   * Optional: a SELECT returning ROW_COLUMN of up to 20 rows of `evidenceTable` that support the
+   * result (the rows counted, the extreme row, the rows of the top group).
+   */
+  readonly evidenceSql?: string
+  readonly evidenceTable?: string
+}
+
+export type PlanOutcome =
+  | { readonly kind: 'plan'; readonly plan: QueryPlan }
+  /** The planner cannot map the question (unknown column, unsupported shape): said, never guessed. */
+  | { readonly kind: 'declined'; readonly reason: string }
+
+export interface QuestionPlanner {
+  /** `language`: ISO 639-1 of the question (`en`, `fr`, …). */
+  plan(question: string, tables: readonly TableSchema[], language: string): Promise<PlanOutcome>
+}
+
+/** Double-quotes an SQL identifier (column headers may hold spaces, quotes, any character). */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`
+}

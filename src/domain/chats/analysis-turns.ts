@@ -1,0 +1,153 @@
+import type { AnalysisDocument, AnalysisOutcome, AnalysisReport, DataAnalysis } from '../../analysis/data-analysis.js'
+import { isTableDocument, notATable } from '../../analysis/table-cache.js'
+import type { Turn } from '../../answering/conversation.js'
+import { answerLanguage } from '../../answering/language.js'
+import { detectLanguage } from '../../retrieval/analysis.js'
+import { resolveScope } from '../../retrieval/scope.js'
+import type { MessageFilters } from '../../retrieval/types.js'
+import type { BotRecord } from '../../storage/ports/bots.js'
+import type { DocumentRecord } from '../../storage/ports/knowledge-base.js'
+import type { Repositories } from '../../storage/store.js'
+import { AppError, errors } from '../errors.js'
+
+/** Most table documents a question is routed over automatically (more: the question goes to retrieval). */
+const AUTOMATIC_MAX_DOCUMENTS = 5
+/**
+ * Larger files are left out of automatic routing: every question of a data-scientist bot would
+ * otherwise wait for their first load. Explicit `data_analysis` takes any size up to the cell limit.
+ */
+const AUTOMATIC_MAX_BYTES = 20 * 1024 * 1024
+
+/** An answered data-analysis question, as the conversation pipeline's turn plus the `analysis` field. */
+export interface AnalysisTurn {
+  readonly turn: Turn
+  readonly report: AnalysisReport | null
+}
+
+/**
+ * Send-message in data-analysis mode: the documents named in `document_ids` (explicit), or the
+ * table documents in the bot's scope when a data-scientist bot gets a question the planner maps
+ * confidently (automatic routing).
+ */
+export class AnalysisTurns {
+  constructor(
+    private readonly analysis: DataAnalysis,
+    /** Told when automatic routing fails (the question is then answered from the knowledge base). */
+    private readonly onRoutingError?: (error: unknown) => void,
+  ) {}
+
+  /** `data_analysis: true`: every id must be a PROCESSED table document of the company. */
+  async explicit(
+    repos: Repositories,
+    companyId: string,
+    bot: BotRecord,
+    message: string,
+    documentIds: readonly string[] | undefined,
+  ): Promise<AnalysisTurn> {
+    const ids = [...new Set(documentIds ?? [])]
+    if (ids.length === 0) {
+      throw errors.field('body/document_ids', 'must list at least one table document when data_analysis is true')
+    }
+    const documents: DocumentRecord[] = []
+    for (const id of ids) {
+      const object = await repos.knowledgeBase.findById(companyId, id)
+      if (!object) throw errors.notFound('document', id)
+      if (object.kind !== 'document' || !isTableDocument(object)) throw notATable(object)
+      if (object.processing.state !== 'PROCESSED') {
+        throw new AppError(
+          'document_not_ready',
+          `document ${id} is ${object.processing.state}, not PROCESSED; data analysis needs a processed document`,
+        )
+      }
+      documents.push(object)
+    }
+    const tables = await this.analysis.loadTables(await withTags(repos, companyId, documents))
+    const outcome = (await this.analysis.answer(tables, message, languages(bot, message))) as AnalysisOutcome
+    return toTurn(bot, message, ids, outcome)
+  }
+
+  /** Automatic routing: the answer when the planner maps the question over the scope's tables, else null. */
+  async automatic(
+    repos: Repositories,
+    companyId: string,
+    bot: BotRecord,
+    message: string,
+    filters: MessageFilters | undefined,
+  ): Promise<AnalysisTurn | null> {
+    const scope = await resolveScope(repos, companyId, bot, filters, bot.manualFilters)
+    const candidates =
+      scope.documentIds === null
+        ? await repos.knowledgeBase.documentsUnder(companyId, '/')
+        : await Promise.all(scope.documentIds.map((id) => repos.knowledgeBase.findById(companyId, id)))
+    const documents = candidates.filter(
+      (d): d is DocumentRecord =>
+        d?.kind === 'document' &&
+        d.processing.state === 'PROCESSED' &&
+        isTableDocument(d) &&
+        d.size <= AUTOMATIC_MAX_BYTES,
+    )
+    if (documents.length === 0 || documents.length > AUTOMATIC_MAX_DOCUMENTS) return null
+    try {
+      const tables = await this.analysis.loadTables(await withTags(repos, companyId, documents))
+      const outcome = await this.analysis.answer(tables, message, languages(bot, message), { automatic: true })
+      return outcome
+        ? toTurn(
+            bot,
+            message,
+            documents.map((d) => d.id),
+            outcome,
+          )
+        : null
+    } catch (error) {
+      // A table too large, unreadable, or any failure of the computation is no reason to refuse
+      // the question: it is answered from the knowledge base.
+      if (!(error instanceof AppError && error.code === 'table_too_large')) this.onRoutingError?.(error)
+      return null
+    }
+  }
+}
+
+function languages(bot: BotRecord, message: string): { question: string; answer: string } {
+  return { question: detectLanguage(message), answer: answerLanguage(bot.locale, message) }
+}
+
+async function withTags(
+  repos: Repositories,
+  companyId: string,
+  documents: readonly DocumentRecord[],
+): Promise<AnalysisDocument[]> {
+  const tagIds = await repos.tags.tagIdsOf(
+    companyId,
+    documents.map((d) => d.id),
+  )
+  const all = [...new Set([...tagIds.values()].flat())]
+  const tags = all.length === 0 ? [] : await repos.tags.findByIds(companyId, all)
+  const nameOf = new Map(tags.map((tag) => [tag.id, tag.name]))
+  return documents.map((document) => ({
+    document,
+    tags: (tagIds.get(document.id) ?? []).flatMap((id) => nameOf.get(id) ?? []),
+  }))
+}
+
+function toTurn(
+  bot: BotRecord,
+  message: string,
+  documentIds: readonly string[],
+  outcome: AnalysisOutcome,
+): AnalysisTurn {
+  return {
+    turn: {
+      question: message,
+      rephrasing: message.trim(),
+      keywords: [],
+      smallTalk: false,
+      notFound: outcome.kind !== 'answered',
+      text: outcome.text,
+      sources: outcome.sources,
+      documentsFiltered: [],
+      validatedAutodocs: null,
+      scope: { documentIds, paths: [], tags: [...bot.filters.tags] },
+    },
+    report: outcome.report,
+  }
+}
