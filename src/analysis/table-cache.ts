@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, open, rm, stat } from 'node:fs/promises'
+import { mkdir, rm, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import iconv from 'iconv-lite'
 import { AppError } from '../domain/errors.js'
 import type { IngestLimits, TableBlock } from '../ingestion/model.js'
 import { detectDelimiter } from '../ingestion/parsers/csv.js'
 import { ODS_TYPES, spreadsheetParser, XLSX_TYPES } from '../ingestion/parsers/spreadsheet.js'
-import { detectFileEncoding, ENCODING_SAMPLE_BYTES } from '../ingestion/text-decoding.js'
+import { detectFileEncoding, readTextSample } from '../ingestion/text-decoding.js'
 import type { BlobStore } from '../storage/ports/blobs.js'
 import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import { type EngineLimits, openDuckDb, quoteLiteral } from './duckdb.js'
@@ -189,7 +188,7 @@ export class TableCache {
       let delimiter: string = document.csvDelimiter ? DELIMITERS[document.csvDelimiter] : ''
       if (!delimiter && document.mimeType === 'text/tab-separated-values') delimiter = '\t'
       if (!delimiter) {
-        const sample = await readSample(source, encoding)
+        const sample = await readTextSample(source, encoding)
         delimiter = detectDelimiter(sample.text, sample.complete)
       }
       european = delimiter === ';'
@@ -238,16 +237,4 @@ export function notATable(document: { readonly id: string; readonly objectName: 
     'not_a_table',
     `document ${document.id} (${document.objectName}) is not a table: data analysis takes CSV, TSV, XLSX and ODS documents`,
   )
-}
-
-async function readSample(path: string, encoding: string): Promise<{ text: string; complete: boolean }> {
-  const handle = await open(path, 'r')
-  try {
-    const { size } = await handle.stat()
-    const buffer = Buffer.alloc(Math.min(size, ENCODING_SAMPLE_BYTES))
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
-    return { text: iconv.decode(buffer.subarray(0, bytesRead), encoding), complete: bytesRead >= size }
-  } finally {
-    await handle.close()
-  }
 }

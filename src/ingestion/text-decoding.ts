@@ -205,3 +205,16 @@ export async function* decodeFileStream(path: string, encoding: string): AsyncGe
   const rest = decoder.end()
   if (rest) yield rest
 }
+
+/** The first ENCODING_SAMPLE_BYTES of a file decoded, and whether that was the whole file. */
+export async function readTextSample(path: string, encoding: string): Promise<{ text: string; complete: boolean }> {
+  const handle = await open(path, 'r')
+  try {
+    const { size } = await handle.stat()
+    const buffer = Buffer.alloc(Math.min(size, ENCODING_SAMPLE_BYTES))
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    return { text: iconv.decode(buffer.subarray(0, bytesRead), encoding), complete: bytesRead >= size }
+  } finally {
+    await handle.close()
+  }
+}

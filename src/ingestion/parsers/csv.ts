@@ -1,10 +1,8 @@
-import { open } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { parse } from 'csv-parse'
-import iconv from 'iconv-lite'
 import type { ParsedDocument, ParseInput, ParseOptions, Parser } from '../model.js'
-import { decodeFileStream, detectFileEncoding, ENCODING_SAMPLE_BYTES } from '../text-decoding.js'
+import { decodeFileStream, detectFileEncoding, readTextSample } from '../text-decoding.js'
 import { toIngestError } from './failures.js'
 import { kindOfText, TableBuilder } from './table-builder.js'
 
@@ -69,24 +67,12 @@ export function detectDelimiter(sample: string, complete: boolean): string {
   return best.delimiter
 }
 
-async function sampleText(path: string, encoding: string): Promise<{ text: string; complete: boolean }> {
-  const handle = await open(path, 'r')
-  try {
-    const { size } = await handle.stat()
-    const buffer = Buffer.alloc(Math.min(size, ENCODING_SAMPLE_BYTES))
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
-    return { text: iconv.decode(buffer.subarray(0, bytesRead), encoding), complete: bytesRead >= size }
-  } finally {
-    await handle.close()
-  }
-}
-
 async function parseCsv(input: ParseInput): Promise<ParsedDocument> {
   const encoding = await detectFileEncoding(input.path)
   let delimiter = input.options.csvDelimiter ? OPTION_DELIMITERS[input.options.csvDelimiter] : null
   if (!delimiter && TSV_TYPES.has(input.mimeType)) delimiter = '\t'
   if (!delimiter) {
-    const sample = await sampleText(input.path, encoding)
+    const sample = await readTextSample(input.path, encoding)
     delimiter = detectDelimiter(sample.text, sample.complete)
   }
 
