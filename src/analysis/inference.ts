@@ -25,7 +25,13 @@ const CURRENCY_CODES = 'USD|EUR|GBP|JPY|CHF|CAD|AUD|CNY|INR'
 const CURRENCY = new RegExp(
   `^[-+]?\\s*([${CURRENCY_SYMBOLS}]|(${CURRENCY_CODES})\\s)|([${CURRENCY_SYMBOLS}]|\\s(${CURRENCY_CODES}))$`,
 )
-const STRIP_CURRENCY = new RegExp(`[${CURRENCY_SYMBOLS}]|\\b(${CURRENCY_CODES})\\b`, 'g')
+/** Dollar prefixes written before the sign: `6,00 US$`, `CA$12`. */
+const DOLLAR_PREFIXES = 'US|CA|AU|NZ|HK|R'
+const STRIP_CURRENCY = new RegExp(`(${DOLLAR_PREFIXES})?[${CURRENCY_SYMBOLS}]|\\b(${CURRENCY_CODES})\\b`, 'g')
+/** Digits with a leading zero (`007`, `0123`): an identifier or a code, whose zeros a number would lose. */
+const LEADING_ZERO_CODE = /^[-+]?0\d+$/
+/** More significant digits than a double holds exactly: an identifier, not a quantity. */
+const TOO_MANY_DIGITS = /^[-+]?\d{16,}$/
 const SPACES = /[\s\u00a0\u202f]/g
 const DOT_DECIMAL = /^[-+]?(\d{1,3}(,\d{3})+|\d{1,3}(['\u00a0\u202f ]\d{3})+|\d+)?(\.\d+)?$/
 const COMMA_DECIMAL = /^[-+]?(\d{1,3}(\.\d{3})+|\d{1,3}(['\u00a0\u202f ]\d{3})+|\d+)?(,\d+)?$/
@@ -59,9 +65,10 @@ function numberCore(value: string): string {
 }
 
 function sqlStrip(v: string, commaDecimal: boolean): string {
+  const dollars = `(${DOLLAR_PREFIXES})\\$`
   const removed = commaDecimal
-    ? `[\\s\\x{00a0}\\x{202f}.''%${CURRENCY_SYMBOLS}]|${CURRENCY_CODES}`
-    : `[\\s\\x{00a0}\\x{202f},''%${CURRENCY_SYMBOLS}]|${CURRENCY_CODES}`
+    ? `${dollars}|[\\s\\x{00a0}\\x{202f}.''%${CURRENCY_SYMBOLS}]|${CURRENCY_CODES}`
+    : `${dollars}|[\\s\\x{00a0}\\x{202f},''%${CURRENCY_SYMBOLS}]|${CURRENCY_CODES}`
   const stripped = `regexp_replace(${v}, '${removed}', '', 'g')`
   return commaDecimal ? `replace(${stripped}, ',', '.')` : stripped
 }
@@ -81,6 +88,7 @@ export function inferColumn(sample: readonly string[], hints: InferenceHints): C
   }
   if (values.every((value) => hasDigit(value))) {
     const cores = values.map(numberCore)
+    if (cores.some((core) => LEADING_ZERO_CODE.test(core) || TOO_MANY_DIGITS.test(core))) return text
     const dot = cores.every((core) => DOT_DECIMAL.test(core) && hasDigit(core))
     const comma = cores.every((core) => COMMA_DECIMAL.test(core) && hasDigit(core))
     if (dot || comma) {

@@ -85,6 +85,22 @@ describe('loading tables for data analysis', () => {
     expect(column(loaded, 'us_date')).toMatchObject({ type: 'date', min: '2023-12-31', max: '2024-01-02' })
   })
 
+  it('reads "6,00 US$" (no-break space) as currency, and keeps codes with leading zeros or 16+ digits as text', async () => {
+    const csv = [
+      'product,revenue,code,barcode',
+      'Mocha,"6,00\u00a0US$",00123,1234567890123456789',
+      'Latte,"12,50\u00a0US$",04567,2234567890123456789',
+      'Tea,"1.250,00\u00a0US$",12345,3234567890123456789',
+    ].join('\n')
+    const loaded = await world.cache.load(await world.document('/sales.csv', 'text/csv', csv))
+    expect(column(loaded, 'revenue')).toMatchObject({ type: 'number', unit: 'currency', min: 6, max: 1250 })
+    expect(column(loaded, 'code')).toMatchObject({ type: 'text' })
+    expect(column(loaded, 'barcode')).toMatchObject({ type: 'text' })
+    expect(await rows(loaded, 'SELECT sum(revenue) AS total, min(code) AS first FROM t1')).toEqual([
+      { total: 1268.5, first: '00123' },
+    ])
+  })
+
   it('keeps a column as text when one value does not convert, and names header-less columns', async () => {
     const numbers = Array.from({ length: 30 }, (_, i) => `x${i},${i}`)
     const csv = [...numbers, 'x99,n/a'].join('\n')
