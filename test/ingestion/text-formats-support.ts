@@ -1,11 +1,13 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { extname, join, resolve } from 'node:path'
+import { extname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { crc32, deflateRawSync } from 'node:zlib'
 import { afterAll, expect } from 'vitest'
 import { IngestError } from '../../src/ingestion/errors.js'
 import type { IngestLimits, ParsedDocument, ParseInput, Parser } from '../../src/ingestion/model.js'
+import { sharedData } from '../support/shared-data.js'
 
 export const LIMITS: IngestLimits = {
   maxPages: 2000,
@@ -46,10 +48,8 @@ export function tempFiles(): (name: string, content: string | Uint8Array) => Pro
 
 /** The shared real-file corpus, or null (with a printed message) when it is not on this machine. */
 export function robustnessDir(): string | null {
-  const dir = resolve(__dirname, '../../../shared/data/parser-robustness')
-  if (existsSync(dir)) return dir
-  console.log(`parser-robustness corpus not found at ${dir}: skipping the real-file pass`)
-  return null
+  const dir = sharedData('parser-robustness', 'skipping the real-file pass')
+  return dir ? fileURLToPath(dir) : null
 }
 
 /** Runs `parse`; passes when it returns or throws an IngestError, fails on any other error. */

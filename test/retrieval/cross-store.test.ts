@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { uploadOk } from '../support/knowledge-base.js'
 import { processNow } from '../support/process-now.js'
+import { readJsonLines, sharedData } from '../support/shared-data.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 
-const DATA = new URL('../../../shared/data/cacm-retrieval/', import.meta.url)
+const DATA = sharedData('cacm-retrieval', 'skipping the cross-store ranking comparison')
 const DOCUMENTS = 60
 const QUERIES = 15
 
@@ -17,10 +17,7 @@ interface Line {
 }
 
 function jsonl(name: string): Line[] {
-  return readFileSync(new URL(name, DATA), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as Line)
+  return DATA ? readJsonLines<Line>(DATA, name) : []
 }
 
 interface Hit {
@@ -30,7 +27,7 @@ interface Hit {
 }
 
 // Needs PostgreSQL and the shared CACM data beside the project.
-const both = storeModes().length === 2 && existsSync(DATA)
+const both = storeModes().length === 2 && DATA !== null
 
 describe.runIf(both)('the same ranking on SQLite and PostgreSQL', () => {
   const stores: { t: TestApp; tenant: Tenant }[] = []

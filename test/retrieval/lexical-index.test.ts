@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rankBm25 } from '../../src/retrieval/bm25.js'
 import { LexicalRetriever } from '../../src/retrieval/lexical-retriever.js'
@@ -6,10 +5,11 @@ import type { ScoredPosting } from '../../src/storage/ports/search.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { kbPath, uploadOk } from '../support/knowledge-base.js'
 import { processNow, setState } from '../support/process-now.js'
+import { readJsonLines, sharedData } from '../support/shared-data.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 
-const DATA = new URL('../../../shared/data/cacm-retrieval/', import.meta.url)
+const DATA = sharedData('cacm-retrieval', 'the lexical index checks use generated abstracts')
 
 interface Line {
   _id: string
@@ -17,11 +17,26 @@ interface Line {
   text: string
 }
 
-function jsonl(name: string): Line[] {
-  return readFileSync(new URL(name, DATA), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as Line)
+const VOCABULARY = (
+  'computer programming language algorithm sorting numbers operating system memory management matrix ' +
+  'inversion parallel processes communication data structure list compiler network storage search index ' +
+  'query table record file graph tree queue stack recursion proof theorem method analysis design'
+).split(' ')
+
+/** CACM abstracts when the shared data is here; otherwise as many generated ones (fixed seed). */
+function abstracts(): Line[] {
+  if (DATA) return readJsonLines<Line>(DATA, 'corpus.jsonl').filter((doc) => doc.text.length > 200)
+  let seed = 42
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+    return seed / 2_147_483_648
+  }
+  const word = () => VOCABULARY[Math.floor(next() * next() * VOCABULARY.length)] as string
+  return Array.from({ length: 400 }, (_, i) => ({
+    _id: `g${i}`,
+    title: `${word()} ${word()}`,
+    text: Array.from({ length: 40 + Math.floor(next() * 80) }, word).join(' '),
+  }))
 }
 
 const QUERIES = [
@@ -35,11 +50,11 @@ const QUERIES = [
 
 // The top k read best impact first must be exactly the top k of scoring every posting, and the
 // statistics kept at write time must stay those of the PROCESSED chunks through every change.
-describe.runIf(existsSync(DATA)).each(storeModes())('lexical index statistics and top-k (%s)', (mode) => {
+describe.each(storeModes())('lexical index statistics and top-k (%s)', (mode) => {
   let t: TestApp
   let a: Tenant
   let b: Tenant
-  const documents = jsonl('corpus.jsonl').filter((doc) => doc.text.length > 200)
+  const documents = abstracts()
   /** Ids of tenant a's documents, by name, with whether they are PROCESSED. */
   const state = new Map<string, { id: string; processed: boolean }>()
 
