@@ -2,6 +2,7 @@ import type { ChunkVectorsRepository } from '../storage/ports/chunk-vectors.js'
 import type { SearchRepository } from '../storage/ports/search.js'
 import { cosine, type Embedder } from './embeddings/types.js'
 import { RRF_K, reciprocalRankFusion } from './fusion.js'
+import { retrievedChunk } from './retrieved-chunk.js'
 import type { ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
 /** Candidates taken from each ranking before fusion, at least. */
@@ -19,10 +20,6 @@ export interface HybridRetrieverDeps {
 interface VectorHit {
   readonly chunkId: string
   readonly similarity: number
-}
-
-function filenameOf(objectName: string): string {
-  return objectName.slice(objectName.lastIndexOf('/') + 1)
 }
 
 /**
@@ -60,21 +57,7 @@ export class HybridRetriever implements ExplainingRetriever {
     const similarity = new Map(vectorHits.map((hit) => [hit.chunkId, hit.similarity]))
     const missing = fused.map((entry) => entry.id).filter((id) => !byId.has(id))
     for (const row of await this.deps.search.chunksByIds(companyId, missing)) {
-      byId.set(row.chunkId, {
-        chunkId: row.chunkId,
-        documentId: row.documentId,
-        objectName: row.objectName,
-        filename: filenameOf(row.objectName),
-        documentType: row.documentType,
-        description: row.description,
-        idx: row.idx,
-        text: row.text,
-        pageNumber: row.pageNumber,
-        rowIdx: row.rowIdx,
-        metadata: row.metadata,
-        score: 0,
-        usageScore: 0,
-      })
+      byId.set(row.chunkId, retrievedChunk(row, 0, 0))
     }
     const chunks: RetrievedChunk[] = []
     for (const entry of fused) {

@@ -7,6 +7,7 @@ import type {
 } from '../storage/ports/search.js'
 import { analyze, detectLanguage } from './analysis.js'
 import { BM25_B, BM25_K1, compareRanked, idf, maxScoreOf, type RankedChunk, rankWithWeights, tfBound } from './bm25.js'
+import { retrievedChunk } from './retrieved-chunk.js'
 import type { AnalysedQuery, ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
 /**
@@ -30,10 +31,6 @@ export function queryLanguage(text: string, corpus: readonly LanguageStats[], re
 /** Distinct terms of a text in first-seen order. */
 export function queryTerms(text: string, language: string): string[] {
   return [...new Set(analyze(text, language))]
-}
-
-function filenameOf(objectName: string): string {
-  return objectName.slice(objectName.lastIndexOf('/') + 1)
 }
 
 /** Chunks in scope up to which a scoped search reads all their postings instead of the impact lists. */
@@ -179,21 +176,7 @@ export class LexicalRetriever implements ExplainingRetriever {
       const row = rows.get(entry.chunkId)
       // Gone since the postings were read (deleted or reprocessed in between): never a stale hit.
       if (!row) continue
-      chunks.push({
-        chunkId: row.chunkId,
-        documentId: row.documentId,
-        objectName: row.objectName,
-        filename: filenameOf(row.objectName),
-        documentType: row.documentType,
-        description: row.description,
-        idx: row.idx,
-        text: row.text,
-        pageNumber: row.pageNumber,
-        rowIdx: row.rowIdx,
-        metadata: row.metadata,
-        score: entry.score,
-        usageScore: maxScore > 0 ? Math.min(1, Math.max(0, entry.score / maxScore)) : 0,
-      })
+      chunks.push(retrievedChunk(row, entry.score, maxScore > 0 ? Math.min(1, Math.max(0, entry.score / maxScore)) : 0))
     }
     return { query: analysed, chunks }
   }
