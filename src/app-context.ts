@@ -5,6 +5,7 @@ import { DataAnalysis } from './analysis/data-analysis.js'
 import { createOfflinePlanner } from './analysis/offline-planner/index.js'
 import { choosePlanner } from './analysis/planners.js'
 import { TableCache } from './analysis/table-cache.js'
+import { TablePreparation } from './analysis/table-preparation.js'
 import { Conversation } from './answering/conversation.js'
 import { LlmSummarizer, offlineSummarizer } from './answering/export.js'
 import { ExtractiveAnswerer } from './answering/extractive-answerer.js'
@@ -19,15 +20,17 @@ import { ChatService } from './domain/chats/chats.js'
 import { ChatExportService } from './domain/chats/export.js'
 import { MessageService } from './domain/chats/messages.js'
 import { CompanyService } from './domain/companies/companies.js'
+import { AppError } from './domain/errors.js'
 import { KnowledgeBaseService } from './domain/knowledge-base/knowledge-base.js'
 import { SearchService } from './domain/search/search.js'
 import type { Services } from './domain/services.js'
 import { TagService } from './domain/tags/tags.js'
 import { EmbedJobHandler, enqueueEmbeddingBackfill } from './ingestion/embed-job.js'
-import { IngestJobHandler, ingestSettings } from './ingestion/ingest-job.js'
+import { IngestJobHandler, ingestSettings, type ProcessedFile } from './ingestion/ingest-job.js'
 import type { JobLogger } from './jobs/handler.js'
 import { JobRunner } from './jobs/runner.js'
 import { type Clock, systemClock } from './lib/clock.js'
+import { processDirectory, removeOrphanedDirectories } from './lib/process-directories.js'
 import { embedderFromConfig } from './retrieval/embeddings/from-config.js'
 import { HybridRetriever } from './retrieval/hybrid-retriever.js'
 import { LexicalRetriever } from './retrieval/lexical-retriever.js'
@@ -110,14 +113,35 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     : offlineAnswerer
   // Data-analysis mode: tables loaded into DuckDB files private to this process; the LLM writes the
   // query when configured (the offline question parser when it cannot be reached), else the offline parser.
-  const tableCache = new TableCache(blobs, {
-    directory: join(config.dataDir, 'tmp', `analysis-${process.pid}-${randomUUID().slice(0, 8)}`),
+  const workDir = join(config.dataDir, 'tmp')
+  // Left by processes that crashed; a failure here only leaves disk space unreclaimed.
+  void removeOrphanedDirectories(workDir, ['analysis', 'tables']).catch(() => {})
+  const tableFileSettings = {
     maxCells: config.analysisMaxCells,
-    maxBytes: config.analysisCacheMb * 1024 * 1024,
     engine: { memoryLimit: `${config.analysisMemoryMb}MB`, threads: 2 },
     ingestLimits: ingestSettings(config).limits,
+  }
+  const tableCache = new TableCache(blobs, {
+    ...tableFileSettings,
+    directory: processDirectory(workDir, 'analysis', randomUUID().slice(0, 8)),
+    maxBytes: config.analysisCacheMb * 1024 * 1024,
   })
   const analysisLogger = pino({ level: config.logLevel, name: 'analysis' })
+  // Workers load each table document into a typed DuckDB file as they process it, stored beside
+  // the document, so the first question in any process does not wait for the load.
+  const tablePreparation = new TablePreparation(blobs, {
+    ...tableFileSettings,
+    directory: processDirectory(workDir, 'tables', randomUUID().slice(0, 8)),
+  })
+  const prepareTables = (document: ProcessedFile): Promise<void> =>
+    tablePreparation.prepare(document.blobKey, document.run, document).catch((error) => {
+      // Too large or not readable as a table: data-analysis mode says so when asked.
+      const expected = error instanceof AppError
+      analysisLogger[expected ? 'info' : 'warn'](
+        { err: (error as Error).message, documentId: document.documentId },
+        'tables not prepared',
+      )
+    })
   const dataAnalysis = new DataAnalysis({
     cache: tableCache,
     planner: choosePlanner(createOfflinePlanner(), chatModel, {
@@ -153,7 +177,14 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     }),
   }
   const createJobRunner = (options: JobRunnerFactoryOptions): JobRunner => {
-    const ingest = new IngestJobHandler({ store, blobs, clock, settings: ingestSettings(config), embedder })
+    const ingest = new IngestJobHandler({
+      store,
+      blobs,
+      clock,
+      settings: ingestSettings(config),
+      embedder,
+      afterProcessing: prepareTables,
+    })
     const runner = new JobRunner(
       {
         store,
@@ -177,6 +208,7 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
   }
   const close = async (): Promise<void> => {
     await tableCache.close()
+    await tablePreparation.close()
     await store.close()
   }
   return { config, clock, store, blobs, services, retriever, createJobRunner, close }

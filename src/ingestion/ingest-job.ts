@@ -59,6 +59,24 @@ export interface IngestJobDeps {
   readonly processor?: DocumentProcessor
   /** LANTERN_EMBEDDINGS: chunk vectors are computed after processing and stored with the chunks. */
   readonly embedder?: Embedder
+  /**
+   * Work on the local copy of a processed document before it is marked PROCESSED (data-analysis
+   * mode prepares its tables). It must not throw for a document it cannot use: a document is
+   * PROCESSED by its chunks alone.
+   */
+  readonly afterProcessing?: (document: ProcessedFile) => Promise<void>
+}
+
+/** A document that was just processed, and the local copy it was processed from. */
+export interface ProcessedFile {
+  readonly documentId: string
+  readonly blobKey: string
+  /** The processing run (its `processing_started_at`). */
+  readonly run: Timestamp
+  readonly objectName: string
+  readonly mimeType: string
+  readonly csvDelimiter: DocumentRecord['csvDelimiter']
+  readonly path: string
 }
 
 /** The result of a run that a newer upload, reprocessing request or run has overtaken. */
@@ -189,6 +207,16 @@ export class IngestJobHandler implements JobHandler {
       } finally {
         await progress.close()
       }
+      await this.deps.afterProcessing?.({
+        documentId,
+        blobKey: document.blobKey,
+        run,
+        objectName: document.objectName,
+        mimeType: input.mimeType,
+        csvDelimiter: document.csvDelimiter,
+        path: filePath,
+      })
+      lease.throwIfLost()
       // Here rather than in the processing thread: a remote embedder is I/O, and a failure is
       // transient (the job is retried), unlike a damaged file.
       const vectors = this.deps.embedder

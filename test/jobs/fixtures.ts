@@ -1,5 +1,15 @@
+import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import PDFDocument from 'pdfkit'
+import { expect } from 'vitest'
+import type { Config } from '../../src/config.js'
+import type { JobRunner } from '../../src/jobs/runner.js'
+import { type DatabaseHandle, openDatabase } from '../../src/storage/database.js'
+import type { Tenant } from '../support/factories.js'
+import { createIsolatedDatabase, type IsolatedDatabase } from '../support/isolated-database.js'
+import { kbPath } from '../support/knowledge-base.js'
+import type { StoreMode } from '../support/store-modes.js'
+import { startTestApp, type TestApp } from '../support/test-app.js'
 
 /** A text PDF of `pages` pages (pdfkit), each saying which page it is; slow enough to watch being processed. */
 export async function manyPagesPdf(pages: number, topic = 'leave'): Promise<Buffer> {
@@ -30,4 +40,42 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await sleep(50)
   }
+}
+
+/** The real server with embedded workers over a store of its own (its queue is nobody else's). */
+export async function startWorkingApp(mode: StoreMode, label: string, config: Partial<Config> = {}) {
+  const database: IsolatedDatabase | undefined = mode === 'postgres' ? await createIsolatedDatabase(label) : undefined
+  const t = await startTestApp(mode, { config: { databaseUrl: database?.url, ...config } })
+  const runner: JobRunner = t.ctx.createJobRunner({ owner: `test-${randomUUID()}`, concurrency: 2 })
+  runner.start()
+  const db: DatabaseHandle = openDatabase(t.ctx.config)
+  return {
+    t,
+    runner,
+    db,
+    close: async () => {
+      await runner.stop(0)
+      await db.close()
+      await t.close()
+      await database?.drop()
+    },
+  }
+}
+
+export async function metadata(t: TestApp, tenant: Tenant, id: string) {
+  const response = await t.request('GET', kbPath(tenant, `/${id}`), { token: tenant.token })
+  expect(response.status).toBe(200)
+  return response.body
+}
+
+/** The document's metadata once its processing has ended (PROCESSED or ERROR). */
+export function settled(t: TestApp, tenant: Tenant, id: string, timeoutMs = 30_000) {
+  return eventually(
+    async () => {
+      const body = await metadata(t, tenant, id)
+      return ['PROCESSED', 'ERROR'].includes(body.processing.embedding_state) ? body : undefined
+    },
+    `document ${id} to be processed`,
+    timeoutMs,
+  )
 }

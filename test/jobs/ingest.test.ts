@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Config } from '../../src/config.js'
-import type { JobRunner } from '../../src/jobs/runner.js'
-import { type DatabaseHandle, openDatabase } from '../../src/storage/database.js'
+import type { DatabaseHandle } from '../../src/storage/database.js'
 import { ISO_MICROS } from '../support/assertions.js'
-import { createTenant, type Tenant } from '../support/factories.js'
-import { createIsolatedDatabase, type IsolatedDatabase } from '../support/isolated-database.js'
+import { createTenant } from '../support/factories.js'
 import { kbPath, tinyPdf, uploadOk } from '../support/knowledge-base.js'
-import { type StoreMode, storeModes } from '../support/store-modes.js'
-import { startTestApp, type TestApp } from '../support/test-app.js'
-import { eventually, manyPagesPdf } from './fixtures.js'
+import { storeModes } from '../support/store-modes.js'
+import type { TestApp } from '../support/test-app.js'
+import { eventually, manyPagesPdf, metadata, settled, startWorkingApp } from './fixtures.js'
 
 const HANDBOOK = [
   '# Travel policy',
@@ -26,44 +22,6 @@ const HANDBOOK = [
   'Receipts are submitted within thirty days of the trip.',
   '',
 ].join('\n')
-
-/** The real server with embedded workers over a store of its own (its queue is nobody else's). */
-async function startWorkingApp(mode: StoreMode, label: string, config: Partial<Config> = {}) {
-  const database: IsolatedDatabase | undefined = mode === 'postgres' ? await createIsolatedDatabase(label) : undefined
-  const t = await startTestApp(mode, { config: { databaseUrl: database?.url, ...config } })
-  const runner: JobRunner = t.ctx.createJobRunner({ owner: `test-${randomUUID()}`, concurrency: 2 })
-  runner.start()
-  const db: DatabaseHandle = openDatabase(t.ctx.config)
-  return {
-    t,
-    runner,
-    db,
-    close: async () => {
-      await runner.stop(0)
-      await db.close()
-      await t.close()
-      await database?.drop()
-    },
-  }
-}
-
-async function metadata(t: TestApp, tenant: Tenant, id: string) {
-  const response = await t.request('GET', kbPath(tenant, `/${id}`), { token: tenant.token })
-  expect(response.status).toBe(200)
-  return response.body
-}
-
-/** The document's metadata once its processing has ended (PROCESSED or ERROR). */
-function settled(t: TestApp, tenant: Tenant, id: string, timeoutMs = 30_000) {
-  return eventually(
-    async () => {
-      const body = await metadata(t, tenant, id)
-      return ['PROCESSED', 'ERROR'].includes(body.processing.embedding_state) ? body : undefined
-    },
-    `document ${id} to be processed`,
-    timeoutMs,
-  )
-}
 
 function jobsOf(db: DatabaseHandle, documentId: string) {
   return db.db

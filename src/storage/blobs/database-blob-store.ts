@@ -64,6 +64,15 @@ export class DatabaseBlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     assertBlobKey(key)
     await this.db.deleteFrom('blob_chunks').where('blob_key', '=', key).execute()
+    await this.deleteDerived(key)
+  }
+
+  async deleteDerived(key: string, keep?: string): Promise<void> {
+    assertBlobKey(key)
+    // Keys hold letters, digits, dashes and slashes only, none of which LIKE treats specially.
+    let query = this.db.deleteFrom('blob_chunks').where('blob_key', 'like', `${key}-%`)
+    if (keep !== undefined) query = query.where('blob_key', '<>', keep)
+    await query.execute()
   }
 
   private async chunk(key: string, seq: number): Promise<Buffer | undefined> {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, open, rename, rm } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
-import { assertBlobKey, type BlobStore } from '../ports/blobs.js'
+import { assertBlobKey, type BlobStore, isDerivedKey } from '../ports/blobs.js'
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT'
@@ -78,5 +78,24 @@ export class FileBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true })
+    await this.deleteDerived(key)
+  }
+
+  async deleteDerived(key: string, keep?: string): Promise<void> {
+    const path = this.pathOf(key)
+    const name = basename(path)
+    let names: string[]
+    try {
+      names = await readdir(dirname(path))
+    } catch (error) {
+      if (isMissing(error)) return
+      throw error
+    }
+    const keepName = keep === undefined ? undefined : basename(this.pathOf(keep))
+    for (const candidate of names) {
+      // `.tmp` files belong to writes in progress.
+      if (!isDerivedKey(name, candidate) || candidate === keepName || candidate.endsWith('.tmp')) continue
+      await rm(join(dirname(path), candidate), { force: true })
+    }
   }
 }
