@@ -13,7 +13,10 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
+import { TablePreparation } from '../../src/analysis/table-preparation.js'
 import { loadConfig } from '../../src/config.js'
+import { ingestSettings } from '../../src/ingestion/ingest-job.js'
+import { FileBlobStore } from '../../src/storage/blobs/file-blob-store.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { createKyselyStore } from '../../src/storage/kysely/store.js'
 import { BenchApi } from '../support/api.js'
@@ -28,8 +31,11 @@ const USAGE = `npm run bench:analysis-large -- [options]
   --repeat N      warm repetitions of the question (default 5)
   --question Q    the question (default "What is the total amount per region?")
   --ingest MODE   service (default): the service's ingestion processes the upload (chunks and
-                  prepared tables); direct: marked PROCESSED in the database with no ingestion,
-                  so the first question loads the table from the stored file
+                  prepared tables); prepared: marked PROCESSED in the database and its tables
+                  prepared by the benchmark with the workers' code, no chunks (what a question
+                  sees once ingestion is done, without waiting for the chunks of a huge table);
+                  direct: marked PROCESSED with nothing prepared, so the first question loads
+                  the table from the stored file
   --doc-memory-mb N  LANTERN_DOC_MEMORY_MB of the service (default: the service default, 1024);
                   chunking a million rows for search needs more than the default
 ${COMMON_USAGE}`
@@ -132,7 +138,9 @@ async function main(): Promise<void> {
   const repeat = Number(values.repeat)
   const question = String(values.question ?? 'What is the total amount per region?')
   const ingest = String(values.ingest)
-  if (ingest !== 'service' && ingest !== 'direct') throw new Error(`--ingest: service or direct, not ${ingest}`)
+  if (!['service', 'prepared', 'direct'].includes(ingest)) {
+    throw new Error(`--ingest: service, prepared or direct, not ${ingest}`)
+  }
   const dir = await mkdtemp(join(tmpdir(), 'lantern-analysis-bench-'))
   const file = join(dir, 'large.csv')
   console.log(`generating ${rows} rows × 20 columns…`)
@@ -165,6 +173,7 @@ async function main(): Promise<void> {
     started = performance.now()
     const documentId = await api.upload(file, 'large.csv', { path: '/' })
     const uploadMs = performance.now() - started
+    let prepareS: number | null = null
     let processing: {
       state: string
       error: string
@@ -190,8 +199,10 @@ async function main(): Promise<void> {
       console.log(`  ingestion: ${processing.state} after ${processing.wallS} s (${processing.chunks} chunks)`)
       if (processing.state !== 'PROCESSED') throw new Error(`the upload ended ${processing.state}: ${processing.error}`)
     } else {
-      // No ingestion worker runs: mark the document PROCESSED as the ingest job would.
-      const handle = openDatabase(loadConfig({}, { dataDir: server.dataDir }))
+      // No ingestion worker runs: mark the document PROCESSED as the ingest job would and, with
+      // `--ingest prepared`, prepare its tables with the workers' own code, skipping the chunks.
+      const config = loadConfig({}, { dataDir: server.dataDir })
+      const handle = openDatabase(config)
       const store = createKyselyStore(handle)
       const now = `${new Date().toISOString().slice(0, 23)}000`
       await store.knowledgeBase.updateProcessing(api.companyId, documentId, 'any', {
@@ -200,6 +211,27 @@ async function main(): Promise<void> {
         endedAt: now,
         duration: 0,
       })
+      if (ingest === 'prepared') {
+        const document = await store.knowledgeBase.findById(api.companyId, documentId)
+        if (document?.kind !== 'document') throw new Error('the upload is gone')
+        const preparation = new TablePreparation(new FileBlobStore(join(server.dataDir, 'blobs')), {
+          maxCells: config.analysisMaxCells,
+          engine: { memoryLimit: `${config.analysisMemoryMb}MB`, threads: 2 },
+          ingestLimits: ingestSettings(config).limits,
+          directory: join(dir, 'prepare'),
+        })
+        const startedPreparing = performance.now()
+        await preparation.prepare(document.blobKey, now, {
+          documentId,
+          objectName: document.objectName,
+          mimeType: document.mimeType,
+          csvDelimiter: document.csvDelimiter,
+          path: file,
+        })
+        await preparation.close()
+        prepareS = round((performance.now() - startedPreparing) / 1000, 2)
+        console.log(`  tables prepared in ${prepareS} s`)
+      }
       await store.close()
     }
 
@@ -245,6 +277,7 @@ async function main(): Promise<void> {
       uploadS: round(uploadMs / 1000, 2),
       ingest,
       docMemoryMb: values['doc-memory-mb'] ?? 'default',
+      prepareS,
       processing,
       coldS: round(cold.ms / 1000, 2),
       warmMedianS: round(median / 1000, 3),
@@ -275,7 +308,11 @@ async function main(): Promise<void> {
             `${rows} × 20`,
             `${summary.fileMiB} MiB`,
             `${summary.uploadS} s`,
-            processing ? `${processing.wallS} s (${processing.chunks} chunks)` : 'not processed (--ingest direct)',
+            processing
+              ? `${processing.wallS} s (${processing.chunks} chunks)`
+              : prepareS !== null
+                ? `tables prepared in ${prepareS} s, no chunks (--ingest prepared)`
+                : 'marked PROCESSED, nothing prepared (--ingest direct)',
             `${summary.coldS} s`,
             `${summary.warmMedianS} s`,
             `${summary.warmMaxS} s`,

@@ -14,18 +14,38 @@ export function postingsOf(text: string, language: string): { postings: Posting[
   return { postings: [...frequencies].map(([term, tf]) => ({ term, tf })), termCount: terms.length }
 }
 
+/**
+ * Postings in one string, `<tf>:<term>` separated by U+001E: a large table has hundreds of
+ * thousands of chunks, and one string per chunk costs a fraction of an object per term, in the
+ * processing thread and again once copied to the main thread. Terms are word segments, never
+ * control characters.
+ */
+const RECORD = '\u001e'
+
+export function encodePostings(postings: readonly Posting[]): string {
+  return postings.map(({ term, tf }) => `${tf}:${term}`).join(RECORD)
+}
+
+export function decodePostings(encoded: string): Posting[] {
+  if (encoded === '') return []
+  return encoded.split(RECORD).map((entry) => {
+    const colon = entry.indexOf(':')
+    return { term: entry.slice(colon + 1), tf: Number(entry.slice(0, colon)) }
+  })
+}
+
 /** The chunk with its postings: computed here only when the processing thread did not. */
 export function withPostings(draft: ChunkDraft, language: string): ChunkDraft {
-  return draft.postings && draft.termCount !== undefined ? draft : { ...draft, ...postingsOf(draft.text, language) }
+  if (draft.postings !== undefined && draft.termCount !== undefined) return draft
+  const { postings, termCount } = postingsOf(draft.text, language)
+  return { ...draft, postings: encodePostings(postings), termCount }
 }
 
 function indexed(companyId: string, documentId: string, draft: ChunkDraft, language: string, createdAt: Timestamp) {
-  const { postings, termCount } =
-    draft.postings && draft.termCount !== undefined
-      ? { postings: draft.postings, termCount: draft.termCount }
-      : postingsOf(draft.text, language)
-  // The index reads postings in order of their BM25 term-frequency part, computed once here.
-  const indexedPostings = postings.map(({ term, tf }) => ({ term, tf, impact: impactOf(tf, termCount) }))
+  const computed = draft.postings === undefined || draft.termCount === undefined
+  const fresh = computed ? postingsOf(draft.text, language) : undefined
+  const termCount = fresh ? fresh.termCount : (draft.termCount as number)
+  const encoded = draft.postings
   const chunk: ChunkWithPostings = {
     chunk: {
       id: newId(),
@@ -41,7 +61,12 @@ function indexed(companyId: string, documentId: string, draft: ChunkDraft, langu
       language,
       createdAt,
     },
-    postings: indexedPostings,
+    // Decoded when the store writes them, a batch at a time, not all at once for the document.
+    // The index reads postings in order of their BM25 term-frequency part, computed once here.
+    get postings() {
+      const postings = fresh ? fresh.postings : decodePostings(encoded ?? '')
+      return postings.map(({ term, tf }) => ({ term, tf, impact: impactOf(tf, termCount) }))
+    },
   }
   return chunk
 }

@@ -1,4 +1,3 @@
-import type { Posting } from '../storage/ports/chunks.js'
 import type { IngestLimits, ParseOptions } from './model.js'
 
 /**
@@ -42,7 +41,8 @@ export interface ChunkDraft {
    * main thread only writes rows; indexDocument computes them when absent.
    */
   readonly termCount?: number
-  readonly postings?: readonly Posting[]
+  /** Encoded by `encodePostings` (index-document.ts): one string per chunk, not an object per term. */
+  readonly postings?: string
 }
 
 export interface ProcessedDocument {

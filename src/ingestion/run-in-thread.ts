@@ -107,6 +107,12 @@ class ProcessingThread {
 }
 
 /** Runs processDocument somewhere: in a worker thread by default; tests may pass another. */
+/** When a thread is replaced rather than reused (defaults: 320 MiB of heap left, 50 documents). */
+export interface ThreadPolicy {
+  readonly maxRetainedHeapBytes?: number
+  readonly maxDocuments?: number
+}
+
 export type DocumentProcessor = (
   input: DocumentToProcess,
   progress: ProgressReporter,
@@ -125,6 +131,14 @@ export class ProcessingThreads {
   private readonly all = new Set<ProcessingThread>()
   private nextId = 1
   private closed = false
+  private started = 0
+
+  constructor(private readonly policy: ThreadPolicy = {}) {}
+
+  /** Threads started so far (each loads the parsers): how often threads were replaced. */
+  get threadsStarted(): number {
+    return this.started
+  }
 
   /**
    * Processes one document in a thread. Progress messages go to `progress`. Rejects with the
@@ -161,6 +175,7 @@ export class ProcessingThreads {
       return thread
     }
     const fresh = new ProcessingThread(memoryMb)
+    this.started += 1
     this.all.add(fresh)
     return fresh
   }
@@ -193,6 +208,7 @@ export class ProcessingThreads {
     signal: AbortSignal | undefined,
   ): Promise<ProcessedDocument> {
     const id = this.nextId++
+    const maxHeap = this.policy.maxRetainedHeapBytes ?? MAX_RETAINED_HEAP_BYTES
     return new Promise<ProcessedDocument>((resolve, reject) => {
       let settled = false
       const settle = (keepThread: boolean, outcome: () => void) => {
@@ -217,11 +233,9 @@ export class ProcessingThreads {
         if (event.type === 'crash') settle(false, () => reject(event.error))
         else if (event.type === 'progress' && event.id === id) progress(event.done, event.total)
         else if (event.type === 'done' && event.id === id) {
-          settle(event.heapBytes <= MAX_RETAINED_HEAP_BYTES, () => resolve(event.result))
+          settle(event.heapBytes <= maxHeap, () => resolve(event.result))
         } else if (event.type === 'failed' && event.id === id) {
-          settle(event.heapBytes <= MAX_RETAINED_HEAP_BYTES, () =>
-            reject(new IngestError(event.message, event.permanent)),
-          )
+          settle(event.heapBytes <= maxHeap, () => reject(new IngestError(event.message, event.permanent)))
         }
       })
       thread.post({ type: 'process', id, input })
@@ -230,7 +244,7 @@ export class ProcessingThreads {
 
   private release(thread: ProcessingThread): void {
     thread.documents += 1
-    if (this.closed || thread.dead || thread.documents >= MAX_DOCUMENTS_PER_THREAD) {
+    if (this.closed || thread.dead || thread.documents >= (this.policy.maxDocuments ?? MAX_DOCUMENTS_PER_THREAD)) {
       void this.discard(thread)
       return
     }

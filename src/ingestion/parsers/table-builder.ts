@@ -79,15 +79,46 @@ function trimTrailingEmpty(cells: readonly string[]): string[] {
   return cells.slice(0, end)
 }
 
+/** Joins a row's cells in one string: a row of a million-row table then costs one string, not one per cell. */
+const SEPARATOR = '\u001f'
+
+/** A row held as one string, its cells split (and shaped to the table) when read. */
+function packedRow(rowNumber: number, packed: string | readonly string[], lead: number, width: number): TableRow {
+  return {
+    rowNumber,
+    get cells(): string[] {
+      const cells = typeof packed === 'string' ? unpack(packed) : [...packed]
+      const shaped = lead > 0 ? cells.slice(lead) : cells
+      while (shaped.length < width - lead) shaped.push('')
+      return shaped
+    },
+  }
+}
+
+function pack(cells: readonly string[]): string | readonly string[] {
+  // A cell holding the separator itself (binary junk) keeps the row as an array.
+  return cells.some((cell) => cell.includes(SEPARATOR)) ? cells : cells.join(SEPARATOR)
+}
+
+function unpack(packed: string): string[] {
+  return packed === '' ? [] : packed.split(SEPARATOR)
+}
+
+/** Index of the first non-empty cell and the number of cells, without splitting the row. */
+function extent(packed: string | readonly string[]): { firstFilled: number; length: number } {
+  const cells = typeof packed === 'string' ? unpack(packed) : packed
+  return { firstFilled: cells.findIndex((cell) => cell !== ''), length: cells.length }
+}
+
 /**
  * Collects one table's rows as they stream in: skips fully empty rows, decides the header from
- * the first rows, keeps only strings for the rest, and at the end drops leading empty columns
- * and pads every row to the table's width.
+ * the first rows, keeps each later row as one packed string, and at the end drops leading empty
+ * columns and pads every row to the table's width (as its cells are read).
  */
 export class TableBuilder {
   private pending: PendingRow[] | null = []
   private header: string[] | null = null
-  private readonly rows: { rowNumber: number; cells: string[] }[] = []
+  private readonly rows: { rowNumber: number; packed: string | readonly string[] }[] = []
 
   constructor(private readonly sheet?: string) {}
 
@@ -99,7 +130,7 @@ export class TableBuilder {
       if (this.pending.length >= SNIFF_ROWS) this.decide()
       return
     }
-    this.rows.push({ rowNumber, cells: trimTrailingEmpty(cells.map((cell) => cell.text)) })
+    this.rows.push({ rowNumber, packed: pack(trimTrailingEmpty(cells.map((cell) => cell.text))) })
   }
 
   get rowCount(): number {
@@ -113,7 +144,7 @@ export class TableBuilder {
     pending.forEach((row, i) => {
       const cells = trimTrailingEmpty(row.cells.map((cell) => cell.text))
       if (i === 0 && hasHeader) this.header = cells
-      else this.rows.push({ rowNumber: row.rowNumber, cells })
+      else this.rows.push({ rowNumber: row.rowNumber, packed: pack(cells) })
     })
   }
 
@@ -121,22 +152,17 @@ export class TableBuilder {
   finish(): TableBlock | null {
     if (this.pending) this.decide()
     if (!this.header && this.rows.length === 0) return null
-    const all = this.header ? [this.header, ...this.rows.map((row) => row.cells)] : this.rows.map((row) => row.cells)
     let lead = Number.POSITIVE_INFINITY
     let width = 0
-    for (const cells of all) {
-      const firstFilled = cells.findIndex((cell) => cell !== '')
+    const measure = ({ firstFilled, length }: { firstFilled: number; length: number }) => {
       if (firstFilled >= 0) lead = Math.min(lead, firstFilled)
-      width = Math.max(width, cells.length)
+      width = Math.max(width, length)
     }
+    if (this.header) measure(extent(this.header))
+    for (const row of this.rows) measure(extent(row.packed))
     if (!Number.isFinite(lead)) lead = 0
-    const shape = (cells: string[]): string[] => {
-      const shaped = lead > 0 ? cells.slice(lead) : cells
-      while (shaped.length < width - lead) shaped.push('')
-      return shaped
-    }
-    const rows: TableRow[] = this.rows.map((row) => ({ rowNumber: row.rowNumber, cells: shape(row.cells) }))
-    const header = this.header ? shape(this.header) : null
+    const rows: TableRow[] = this.rows.map((row) => packedRow(row.rowNumber, row.packed, lead, width))
+    const header = this.header ? packedRow(0, this.header, lead, width).cells : null
     return this.sheet === undefined
       ? { kind: 'table', header, rows }
       : { kind: 'table', sheet: this.sheet, header, rows }

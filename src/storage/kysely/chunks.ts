@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Kysely, Selectable } from 'kysely'
 import type {
   ChunkMetadata,
@@ -64,6 +65,7 @@ export class KyselyChunksRepository implements ChunksRepository {
         .insertInto('chunks')
         .values(batch.map(({ chunk }) => toRow({ ...chunk, companyId, documentId })))
         .execute()
+      await yieldToEventLoop()
     }
     const sizes = new Map<string, { chunks: number; terms: number }>()
     let postings: ChunkTermsTable[] = []
@@ -86,6 +88,9 @@ export class KyselyChunksRepository implements ChunksRepository {
         if (postings.length === POSTING_BATCH) {
           await this.db.insertInto('chunk_terms').values(postings).execute()
           postings = []
+          // better-sqlite3 runs each statement synchronously: without a pause, writing a large
+          // document's postings (minutes for a 200,000-row table) would starve every request.
+          await yieldToEventLoop()
         }
       }
     }
