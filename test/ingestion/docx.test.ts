@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { Document, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx'
 import { describe, expect, it } from 'vitest'
 import type { ParsedDocument } from '../../src/ingestion/model.js'
@@ -148,6 +149,23 @@ describe('DOCX parser', () => {
       { kind: 'heading', level: 1, text: 'Hello' },
       { kind: 'paragraph', text: 'World & friends' },
     ])
+  })
+
+  it('keeps ruby (phonetic guide) text as base(reading) in the sentence', async () => {
+    const run = (text: string) => `<w:r><w:rPr><w:sz w:val="11"/><w:rtl w:val="0"/></w:rPr><w:t>${text}</w:t></w:r>`
+    const ruby = (base: string, reading: string) =>
+      `<w:r><w:rPr><w:sz w:val="22"/></w:rPr><w:ruby><w:rubyPr><w:hps w:val="11"/></w:rubyPr><w:rt>${run(reading)}</w:rt><w:rubyBase>${run(base)}</w:rubyBase></w:ruby></w:r>`
+    const xml = `<?xml version="1.0"?><w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t xml:space="preserve">Trip to </w:t></w:r>${ruby('東京', 'とうきょう')}${ruby('大阪', '')}<w:r><w:t xml:space="preserve"> in May.</w:t></w:r></w:p></w:body></w:document>`
+    const doc = await docxParser.parse(inputFor(await file('ruby.docx', docxWith(xml)), DOCX))
+    // A ruby without reading keeps its base alone.
+    expect(doc.blocks).toEqual([{ kind: 'paragraph', text: 'Trip to 東京(とうきょう)大阪 in May.' }])
+  })
+
+  it('reads the real testWORD_phonetic.docx (ruby only)', async () => {
+    const corpus = robustnessDir()
+    if (!corpus) return
+    const doc = await docxParser.parse(inputFor(join(corpus, 'tika-test-documents', 'testWORD_phonetic.docx'), DOCX))
+    expect(doc.blocks).toEqual([{ kind: 'paragraph', text: '東京(とうきょう)' }])
   })
 
   it('calls a truncated DOCX or a zip without a document damaged, permanently', async () => {

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import PDFDocument from 'pdfkit'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Block, ParsedDocument } from '../../src/ingestion/model.js'
@@ -218,6 +219,63 @@ describe('PDF parser', () => {
     )
     const doc = await pdfParser.parse(inputFor(ownerOnly, PDF))
     expect(doc.blocks).toEqual([{ kind: 'paragraph', text: 'Readable but not printable', page: 1 }])
+  })
+
+  it('reads text drawn only by form-field appearances (push-button caption), also in an AES-256 PDF without user password', async () => {
+    const path = await file(
+      'form.pdf',
+      await pdfOf(
+        (doc) => {
+          doc.addPage()
+          doc.fontSize(11).text('Press the button below.', 72, 72)
+          const font = doc.ref({
+            Type: 'Font',
+            Subtype: 'Type1',
+            BaseFont: 'Helvetica-Bold',
+            Encoding: 'WinAnsiEncoding',
+          })
+          font.end('')
+          const appearance = (text: string) => {
+            const form = doc.ref({
+              Type: 'XObject',
+              Subtype: 'Form',
+              BBox: [0, 0, 160, 20],
+              Resources: { Font: { HeBo: font } },
+            })
+            // Two runs placed apart, as Acrobat writes a caption: the gap is a word space.
+            const [first, ...rest] = text.split(' ')
+            form.end(`BT /HeBo 12 Tf 6 5 Td (${first}) Tj 60 0 Td (${rest.join(' ')}) Tj ET`)
+            return form
+          }
+          const widget = (y: number, name: string, caption: string, flags: number) =>
+            doc.annotate(72, y, 160, 20, {
+              Subtype: 'Widget',
+              FT: 'Btn',
+              Ff: 1 << 16,
+              F: flags,
+              T: new String(name),
+              AP: { N: appearance(caption) },
+            } as PDFKit.Mixins.AnnotationOption)
+          widget(200, 'Button4', 'Security Handler', 4)
+          // A hidden field (flag 2) is not printed, so not read.
+          widget(240, 'Button5', 'Hidden caption', 2)
+          doc.link(72, 300, 100, 20, 'https://example.com/')
+        },
+        { ownerPassword: 'owner', pdfVersion: '1.7ext3', permissions: { copying: false } },
+      ),
+    )
+    const doc = await pdfParser.parse(inputFor(path, PDF))
+    expect(doc.blocks).toEqual([
+      { kind: 'paragraph', text: 'Press the button below.', page: 1 },
+      { kind: 'paragraph', text: 'Security Handler', page: 1 },
+    ])
+  })
+
+  it('reads the real secHandler.pdf (encrypted, text only in a push button) like pdftotext', async () => {
+    const corpus = robustnessDir()
+    if (!corpus) return
+    const doc = await pdfParser.parse(inputFor(join(corpus, 'pdfjs-test-pdfs', 'secHandler.pdf'), PDF))
+    expect(doc.blocks).toEqual([{ kind: 'paragraph', text: 'Security Handler', page: 1 }])
   })
 
   it('calls a truncated PDF or non-PDF bytes damaged, permanently', async () => {

@@ -1,5 +1,7 @@
+import { join } from 'node:path'
 import PptxGenModule from 'pptxgenjs'
 import { describe, expect, it } from 'vitest'
+import type { TableBlock } from '../../src/ingestion/model.js'
 import { createPresentationParser, presentationParser } from '../../src/ingestion/parsers/pptx.js'
 import { parserFor } from '../../src/ingestion/parsers/registry.js'
 import { fakeOcr, ingestFailure, textImage, withTimeout } from './ocr-support.js'
@@ -124,6 +126,91 @@ describe('PPTX and ODP parser', () => {
       { kind: 'paragraph', text: 'Second slide body', page: 2 },
       { kind: 'paragraph', text: 'Note two', page: 2 },
     ])
+  })
+
+  it('reads a PPTX chart (title, series, categories, values) into the slide that shows it', async () => {
+    const pptx = new PptxGenJS()
+    pptx.addSlide().addText('Intro slide', { x: 0.5, y: 0.5, w: 9, h: 1 })
+    const slide = pptx.addSlide()
+    slide.addText('Sales by fruit', { x: 0.5, y: 0.2, w: 9, h: 0.8 })
+    slide.addChart(
+      'bar',
+      [
+        { name: 'North', labels: ['Apples', 'Pears'], values: [10, 20] },
+        { name: 'South', labels: ['Apples', 'Pears'], values: [5, 7] },
+      ],
+      { x: 0.5, y: 1.2, w: 8, h: 4, showTitle: true, title: 'Fruit sold per region' },
+    )
+    const path = await file('chart.pptx', (await pptx.write({ outputType: 'nodebuffer' })) as Buffer)
+    const doc = await presentationParser.parse(inputFor(path, PPTX))
+    expect(doc.blocks.filter((block) => block.page === 2)).toEqual([
+      { kind: 'paragraph', text: 'Sales by fruit', page: 2 },
+      { kind: 'paragraph', text: 'Fruit sold per region', page: 2 },
+      {
+        kind: 'table',
+        header: ['', 'North', 'South'],
+        rows: [
+          { rowNumber: 2, cells: ['Apples', '10', '5'] },
+          { rowNumber: 3, cells: ['Pears', '20', '7'] },
+        ],
+        page: 2,
+      },
+    ])
+    expect(doc.blocks.filter((block) => block.page === 1)).toEqual([
+      { kind: 'paragraph', text: 'Intro slide', page: 1 },
+    ])
+  })
+
+  it('reads ODP master-page text (footer, other objects, per-slide footer) once, on the first slide showing it', async () => {
+    const NS = `${ODF_NS} xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"`
+    const frame = (cls: string, inner: string, extra = '') =>
+      `<draw:frame ${cls ? `presentation:class="${cls}"` : ''} ${extra}><draw:text-box><text:p>${inner}</text:p></draw:text-box></draw:frame>`
+    const styles = `<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${NS}><office:master-styles><style:master-page style:name="Default">${frame('title', 'Click to add title', 'presentation:placeholder="true"')}${frame('footer', 'Acme confidential')}${frame('page-number', '<text:page-number>&lt;number&gt;</text:page-number>')}${frame('date-time', '<presentation:date-time/>')}${frame('', 'Draft<text:s/>copy')}<presentation:notes>${frame('footer', 'Notes footer')}</presentation:notes></style:master-page><style:master-page style:name="Custom">${frame('footer', '<presentation:footer/>')}</style:master-page></office:master-styles></office:document-styles>`
+    const page = (n: number, master: string, style: string, extra = '') =>
+      `<draw:page draw:name="page${n}" draw:master-page-name="${master}" draw:style-name="${style}" ${extra}>${frame('title', `Slide ${n}`)}</draw:page>`
+    const content = `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS}><office:automatic-styles><style:style style:name="dp1" style:family="drawing-page"><style:drawing-page-properties presentation:display-footer="false" presentation:background-objects-visible="false"/></style:style><style:style style:name="dp2" style:family="drawing-page"><style:drawing-page-properties presentation:display-footer="true"/></style:style></office:automatic-styles><office:body><office:presentation><presentation:footer-decl presentation:name="ftr1">Board meeting only</presentation:footer-decl>${page(1, 'Default', 'dp1')}${page(2, 'Default', 'dp2')}${page(3, 'Default', 'dp2')}${page(4, 'Custom', 'dp2', 'presentation:use-footer-name="ftr1"')}</office:presentation></office:body></office:document-content>`
+    const path = await file(
+      'master.odp',
+      zipOf([
+        { name: 'mimetype', content: ODP, store: true },
+        { name: 'content.xml', content },
+        { name: 'styles.xml', content: styles },
+      ]),
+    )
+    const doc = await presentationParser.parse(inputFor(path, ODP))
+    expect(doc.blocks).toEqual([
+      { kind: 'heading', level: 1, text: 'Slide 1', page: 1 },
+      { kind: 'heading', level: 1, text: 'Slide 2', page: 2 },
+      { kind: 'paragraph', text: 'Acme confidential', page: 2 },
+      { kind: 'paragraph', text: 'Draft copy', page: 2 },
+      { kind: 'heading', level: 1, text: 'Slide 3', page: 3 },
+      { kind: 'heading', level: 1, text: 'Slide 4', page: 4 },
+      { kind: 'paragraph', text: 'Board meeting only', page: 4 },
+    ])
+  })
+
+  it('reads the real testPPT_charts.pptx and testMasterFooter.odp (text only in a chart / a master footer)', async () => {
+    const corpus = robustnessDir()
+    if (!corpus) return
+    const charts = await presentationParser.parse(
+      inputFor(join(corpus, 'tika-test-documents', 'testPPT_charts.pptx'), PPTX),
+    )
+    expect(charts.blocks[0]).toEqual({ kind: 'paragraph', text: 'wants a peach', page: 1 })
+    expect(charts.blocks[1]).toMatchObject({ kind: 'table', header: ['', 'NUMBER'], page: 1 })
+    expect((charts.blocks[1] as TableBlock).rows.map((row) => row.cells.join(' '))).toEqual([
+      'January 5',
+      'February 8',
+      'March 4',
+      'April 7',
+      'May 4',
+      'June 2',
+      'July 5',
+      'August 6',
+    ])
+    const footer = await presentationParser.parse(
+      inputFor(join(corpus, 'tika-test-documents', 'testMasterFooter.odp'), ODP),
+    )
+    expect(footer.blocks).toEqual([{ kind: 'paragraph', text: 'Master footer is here', page: 1 }])
   })
 
   it('runs the zip guard first and calls broken decks damaged', async () => {

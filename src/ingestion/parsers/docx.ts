@@ -5,6 +5,7 @@ import type { ParsedDocument, ParseInput, Parser } from '../model.js'
 import { type OcrEngine, sharedOcr } from '../ocr.js'
 import { guardZip } from '../zip-guard.js'
 import { docxHtmlBlocks } from './docx-html.js'
+import { openDocxPackage } from './docx-package.js'
 import { toIngestError } from './failures.js'
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
@@ -18,7 +19,7 @@ const IMAGE_SRC = 'lantern-image:'
 
 /**
  * DOCX through mammoth's HTML (headings keep their level, tables keep rows, lists become
- * paragraphs). The zip guard runs first. With the ADVANCED loader, embedded images large enough
+ * paragraphs; ruby reads `base(reading)`, see docx-package.ts). The zip guard runs first. With the ADVANCED loader, embedded images large enough
  * (see PAGE_PIXELS) are OCR'd into image blocks `img<n>` where they appear. DOCX has no reliable
  * page numbers, so `pageCount` is 1 and blocks carry no page.
  */
@@ -33,28 +34,30 @@ async function parseDocx(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocum
   const advanced = input.options.loaderType === 'ADVANCED'
   const images = new Map<string, { imageId: string; text: string }>()
   let seen = 0
+  let docx: Awaited<ReturnType<typeof openDocxPackage>> | undefined
   try {
-    const result = await mammoth.convertToHtml(
-      { path: input.path },
-      {
-        externalFileAccess: false,
-        ignoreEmptyParagraphs: true,
-        // Always replace mammoth's default data-URI images: the bytes are only read when OCR'd.
-        convertImage: mammoth.images.imgElement(async (image) => {
-          seen++
-          if (!advanced) return { src: '' }
-          const imageId = `img${seen}`
-          const text = await ocrImage(await image.readAsBuffer(), input, ocr)
-          if (text) images.set(`${IMAGE_SRC}${seen}`, { imageId, text })
-          return { src: `${IMAGE_SRC}${seen}` }
-        }),
-      },
-    )
+    docx = await openDocxPackage(input.path)
+    // mammoth reads the package through `file` (its unzip accepts one) so ruby can be rewritten first.
+    const result = await mammoth.convertToHtml({ file: docx.file } as unknown as { path: string }, {
+      externalFileAccess: false,
+      ignoreEmptyParagraphs: true,
+      // Always replace mammoth's default data-URI images: the bytes are only read when OCR'd.
+      convertImage: mammoth.images.imgElement(async (image) => {
+        seen++
+        if (!advanced) return { src: '' }
+        const imageId = `img${seen}`
+        const text = await ocrImage(await image.readAsBuffer(), input, ocr)
+        if (text) images.set(`${IMAGE_SRC}${seen}`, { imageId, text })
+        return { src: `${IMAGE_SRC}${seen}` }
+      }),
+    })
     const blocks = docxHtmlBlocks(result.value, images)
     const title = blocks.find((block) => block.kind === 'heading')?.text
     return { blocks, pageCount: 1, documentType: 'text', ...(title ? { title } : {}) }
   } catch (error) {
     throw toIngestError('DOCX', error)
+  } finally {
+    docx?.close()
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Block, TableRow } from '../model.js'
+import { type ChartText, chartBlocks } from './pptx-charts.js'
 import { imageBlock, joinLines } from './text-blocks.js'
 
 /** The parts of an officeparser 7.8 AST node the conversion reads. */
@@ -25,13 +26,30 @@ const TEXT_LIKE = new Set(['paragraph', 'list', 'text', 'code', 'definitionTerm'
  * An officeparser AST as blocks in document order. Slides set `page` to their slide number and
  * are followed by their speaker notes (as paragraphs on the same slide, without the notes page's
  * slide-number field); headings keep their level; tables take their first row as header; images
- * with OCR text become image blocks (`p<slide>-img<n>` on slides, `img<n>` elsewhere).
+ * with OCR text become image blocks (`p<slide>-img<n>` on slides, `img<n>` elsewhere); charts
+ * whose part was read (`charts`, by file name) become their title and a table (pptx-charts.ts).
  */
-export function astBlocks(content: readonly AstNode[], images: AttachmentTexts): Block[] {
+export function astBlocks(
+  content: readonly AstNode[],
+  images: AttachmentTexts,
+  charts: ReadonlyMap<string, ChartText> = new Map(),
+): Block[] {
   const out: Block[] = []
-  const counter = { images: 0 }
+  const counter = { images: 0, charts }
   for (const node of content) convert(node, undefined, out, images, counter)
   return out
+}
+
+/** The file names of the chart parts the AST's chart nodes reference (`chart1.xml`…). */
+export function chartNames(content: readonly AstNode[]): Set<string> {
+  const names = new Set<string>()
+  const visit = (node: AstNode) => {
+    const name = node.metadata?.attachmentName
+    if (node.type === 'chart' && name) names.add(name)
+    for (const child of node.children ?? []) visit(child)
+  }
+  for (const node of content) visit(node)
+  return names
 }
 
 /** Slides (and ODP pages) in the AST: its page count for presentations. */
@@ -41,6 +59,8 @@ export function slideCount(content: readonly AstNode[]): number {
 
 interface Counter {
   images: number
+  /** Chart texts by part file name (PPTX), read outside officeparser. */
+  readonly charts: ReadonlyMap<string, ChartText>
 }
 
 function convert(node: AstNode, page: number | undefined, out: Block[], images: AttachmentTexts, counter: Counter) {
@@ -48,7 +68,7 @@ function convert(node: AstNode, page: number | undefined, out: Block[], images: 
   const at = page === undefined ? {} : { page }
   if (node.type === 'slide') {
     const slide = node.metadata?.slideNumber ?? page
-    const slideCounter = { images: 0 }
+    const slideCounter = { images: 0, charts: counter.charts }
     for (const child of node.children ?? []) convert(child, slide, out, images, slideCounter)
     for (const note of node.notes ?? []) {
       for (const paragraph of flatten(note)) {
@@ -64,6 +84,10 @@ function convert(node: AstNode, page: number | undefined, out: Block[], images: 
   } else if (node.type === 'table') {
     const table = tableOf(node)
     if (table) out.push({ ...table, ...at })
+    return
+  } else if (node.type === 'chart') {
+    const chart = counter.charts.get(node.metadata?.attachmentName ?? '')
+    if (chart) out.push(...chartBlocks(chart, page))
     return
   } else if (node.type === 'image') {
     const name = node.metadata?.attachmentName

@@ -5,7 +5,8 @@ import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParseInput } from '../model.js'
 import type { OcrEngine } from '../ocr.js'
 import { toIngestError } from './failures.js'
-import { type AstNode, astBlocks } from './office-ast.js'
+import { type AstNode, astBlocks, chartNames } from './office-ast.js'
+import { readCharts } from './pptx-charts.js'
 import { readSource } from './source.js'
 
 /**
@@ -61,7 +62,11 @@ export async function parseOfficeFile(
   }
   const images = advanced ? await ocrAttachments(ast, input, ocr) : new Map<string, string>()
   const content = ast.content as unknown as readonly AstNode[]
-  const blocks = astBlocks(content, images)
+  // officeparser reads chart parts only with its attachments (all images too): charts are read here.
+  // A chart part that cannot be read costs its chart, not the deck.
+  const charts =
+    fileType === 'pptx' ? await readCharts(input.path, chartNames(content)).catch(() => new Map()) : new Map()
+  const blocks = astBlocks(content, images, charts)
   const title = ast.metadata?.title?.trim() || blocks.find((block) => block.kind === 'heading')?.text
   return { blocks, content, ...(title ? { title } : {}) }
 }

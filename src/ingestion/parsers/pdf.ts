@@ -2,6 +2,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'unpdf/pdfjs'
 import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
 import { type OcrEngine, sharedOcr } from '../ocr.js'
+import { annotationParagraphs } from './pdf-annotations.js'
 import { type PageImage, pageImages } from './pdf-images.js'
 import { fontProfile, type PdfLine, pageBlocks, pageLines, visibleChars } from './pdf-layout.js'
 import { openPdf, pdfMessage } from './pdf-runtime.js'
@@ -86,8 +87,10 @@ async function readPage(
     } catch {
       lines = []
     }
+    // Form fields and other annotations are drawn over the page (and over a scan): their text follows the page's.
+    const annotations = await annotationParagraphs(page, n).catch(() => [])
     const scanned = visibleChars(lines) < MIN_PAGE_CHARS
-    if (!scanned && input.options.loaderType !== 'ADVANCED') return { lines, extra: [] }
+    if (!scanned && input.options.loaderType !== 'ADVANCED') return { lines, extra: annotations }
     const minRatio = scanned
       ? Math.min(SCANNED_PAGE_MIN_RATIO, input.options.imageMinSizeRatio)
       : input.options.imageMinSizeRatio
@@ -100,10 +103,10 @@ async function readPage(
     if (scanned) {
       const text = texts.filter(Boolean).join('\n\n')
       // The scan's OCR replaces the few characters of text layer (page numbers, stamps) it already contains.
-      return text ? { lines: [], extra: paragraphBlocks(text, n) } : { lines, extra: [] }
+      return text ? { lines: [], extra: [...paragraphBlocks(text, n), ...annotations] } : { lines, extra: annotations }
     }
     const extra = texts.flatMap((text, i) => imageBlock(`p${n}-img${i + 1}`, text, n) ?? [])
-    return { lines, extra }
+    return { lines, extra: [...extra, ...annotations] }
   } finally {
     page.cleanup()
   }

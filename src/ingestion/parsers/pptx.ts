@@ -1,6 +1,7 @@
 import type { ParsedDocument, ParseInput, Parser } from '../model.js'
 import { type OcrEngine, sharedOcr } from '../ocr.js'
 import { guardZip } from '../zip-guard.js'
+import { odpMasterTexts, withMasterTexts } from './odp-master.js'
 import { parseOfficeFile } from './office.js'
 import { slideCount } from './office-ast.js'
 
@@ -8,8 +9,10 @@ const PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.prese
 const ODP = 'application/vnd.oasis.opendocument.presentation'
 
 /**
- * PPTX and ODP slide decks: each slide's title as a heading, its text as paragraphs, tables as
- * table blocks, then its speaker notes — all with `page` = slide number. `pageCount` is the number
+ * PPTX and ODP slide decks: each slide's title as a heading, its text as paragraphs, tables and
+ * PPTX charts (title, then a table of categories × series) as table blocks, then its speaker notes —
+ * all with `page` = slide number. ODP master-page text (footer…) comes once, on the first slide
+ * showing it (odp-master.ts). `pageCount` is the number
  * of slides (empty ones included). The zip guard runs first.
  */
 export function createPresentationParser(ocr: OcrEngine = sharedOcr): Parser {
@@ -22,7 +25,11 @@ async function parsePresentation(input: ParseInput, ocr: OcrEngine): Promise<Par
   const odp = input.mimeType === ODP
   const format = odp ? 'ODP' : 'PPTX'
   await guardZip(input.path, input.limits, format)
-  const { blocks, content, title } = await parseOfficeFile(input, odp ? 'odp' : 'pptx', format, ocr)
+  const parsed = await parseOfficeFile(input, odp ? 'odp' : 'pptx', format, ocr)
+  const { content, title } = parsed
+  // Unreadable master pages cost the footer text, not the deck.
+  const masters = odp ? await odpMasterTexts(input.path).catch(() => new Map<number, string[]>()) : new Map()
+  const blocks = withMasterTexts(parsed.blocks, masters)
   const slides = slideCount(content)
   input.progress(slides, slides)
   return { blocks, pageCount: Math.max(1, slides), documentType: 'text', ...(title ? { title } : {}) }
