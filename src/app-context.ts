@@ -33,7 +33,7 @@ import { type Clock, systemClock } from './lib/clock.js'
 import { processDirectory, removeOrphanedDirectories } from './lib/process-directories.js'
 import { embedderFromConfig } from './retrieval/embeddings/from-config.js'
 import { HybridRetriever } from './retrieval/hybrid-retriever.js'
-import { LexicalRetriever } from './retrieval/lexical-retriever.js'
+import { lexicalRetrieverFromConfig } from './retrieval/lexical-from-config.js'
 import type { ExplainingRetriever } from './retrieval/types.js'
 import { DatabaseBlobStore } from './storage/blobs/database-blob-store.js'
 import { FileBlobStore } from './storage/blobs/file-blob-store.js'
@@ -96,7 +96,13 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
   const summarizer = chatModel ? new LlmSummarizer(chatModel, answeringLogger) : offlineSummarizer
   // Set when LANTERN_EMBEDDINGS is not `none`: chunk vectors at ingestion, fused with BM25 at search.
   const embedder = embedderFromConfig(config.embeddings)
-  const lexical = new LexicalRetriever(store.search)
+  // In-memory index per company (LANTERN_SEARCH_INDEX_MB), kept fresh from the store's change log.
+  const lexical = lexicalRetrieverFromConfig(config, store.search, (companyId, bytes) =>
+    answeringLogger.warn(
+      { companyId, mib: Math.round(bytes / 2 ** 20) },
+      'lexical index over LANTERN_SEARCH_INDEX_MB; searching the store',
+    ),
+  )
   const retriever: ExplainingRetriever = embedder
     ? new HybridRetriever({
         lexical,

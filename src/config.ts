@@ -50,6 +50,11 @@ export interface Config {
   readonly analysisMemoryMb: number
   /** Data-analysis mode: disk space of the loaded-table cache, in MiB (least recently used go first). */
   readonly analysisCacheMb: number
+  /**
+   * Memory of the in-memory lexical indexes of one API process, all companies together, in MiB
+   * (least recently used company dropped first); 0 searches the store directly.
+   */
+  readonly searchIndexMb: number
 }
 
 /** LANTERN_EMBEDDINGS and LANTERN_EMBEDDINGS_*: which embedding model, if any, vectors come from. */
@@ -127,6 +132,7 @@ const KNOWN_VARIABLES = new Set([
   'LANTERN_ANALYSIS_TIMEOUT_MS',
   'LANTERN_ANALYSIS_MEMORY_MB',
   'LANTERN_ANALYSIS_CACHE_MB',
+  'LANTERN_SEARCH_INDEX_MB',
   // Read by the API client commands (`lantern ingest`), not by the service.
   'LANTERN_CLIENT_ID',
   'LANTERN_CLIENT_SECRET',
@@ -288,6 +294,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     analysisTimeoutMs: integer(env, 'LANTERN_ANALYSIS_TIMEOUT_MS', 10_000, 100, 600_000),
     analysisMemoryMb: integer(env, 'LANTERN_ANALYSIS_MEMORY_MB', 1024, 64, 65_536),
     analysisCacheMb: integer(env, 'LANTERN_ANALYSIS_CACHE_MB', 2048, 16, 1_048_576),
+    searchIndexMb: integer(env, 'LANTERN_SEARCH_INDEX_MB', 1024, 0, 1_048_576),
     ...overrides,
   }
   if (config.chunkOverlapTokens >= config.chunkTokens) {

@@ -17,7 +17,7 @@ export interface AnalysisAnswer {
 async function post<T>(api: ChatApi, path: string, body: unknown): Promise<T> {
   const response = await fetch(`${api.base}${path}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${await api.token()}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
   const text = await response.text()

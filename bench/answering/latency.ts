@@ -42,6 +42,8 @@ Generates text documents from the CACM abstracts (seeded shuffle) until the know
   --connections N        concurrent clients of the throughput runs (default 32)
   --duration S           seconds of each throughput run (default 15)
   --phase-max-s S        time cap of each sequential phase; fewer requests when reached (default 120)
+  --reuse DIR            measure on the data folder DIR kept by an earlier run (--keep) instead of
+                         building a knowledge base (the build time is then not measured)
 ${COMMON_USAGE}`
 
 interface CorpusDoc {
@@ -157,6 +159,7 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '32' },
       duration: { type: 'string', default: '15' },
       'phase-max-s': { type: 'string', default: '120' },
+      reuse: { type: 'string' },
     },
     45,
   )
@@ -184,6 +187,7 @@ async function main(): Promise<void> {
     keep: common.keep,
     logLevel: 'warn',
     env,
+    dataDir: values.reuse === undefined ? undefined : String(values.reuse),
   })
   try {
     const credentials = await server.credentials()
@@ -210,7 +214,9 @@ async function main(): Promise<void> {
     const docs: Tracked[] = []
     let chunks = 0
     let n = 0
-    if (values.build === 'direct') {
+    if (values.reuse !== undefined) {
+      console.log(`  reusing the knowledge base in ${values.reuse}`)
+    } else if (values.build === 'direct') {
       const wordsPerChunk = Math.round((Number(values['chunk-tokens'] ?? 400) * 3) / 4)
       const handle = openDatabase({ dataDir: server.dataDir, databaseUrl: undefined, pgPoolSize: 1 })
       const store = createKyselyStore(handle)
@@ -297,6 +303,7 @@ async function main(): Promise<void> {
     // The floor: the same chunk texts in an in-memory FTS5 table.
     const db = new Database(join(server.dataDir, 'lantern.db'), { readonly: true })
     const rows = db.prepare('SELECT id, text FROM chunks').all() as Array<{ id: string; text: string }>
+    const documentCount = (db.prepare('SELECT count(DISTINCT document_id) AS n FROM chunks').get() as { n: number }).n
     db.close()
     const fts = new Fts5Baseline()
     fts.addAll(rows.map((row) => [row.id, row.text] as const))
@@ -309,9 +316,15 @@ async function main(): Promise<void> {
     fts.close()
     console.log(`  ${rows.length} chunks in the database; FTS5 p50 ${round(quantile(ftsSamples, 0.5), 2)} ms`)
 
-    // Sequential latency, after a short warm-up.
+    // Sequential latency, after a warm-up: the company's first search starts loading its in-memory
+    // index (the store answers meanwhile), so searches go on until they are fast (under 1 s, at
+    // least 10 of them, at most 10 minutes); the time it took is reported.
     // The first requests may meet a keep-alive socket the service closed while the bench was busy.
-    for (const query of queries.slice(0, 10)) {
+    const warmStarted = Date.now()
+    let warmups = 0
+    for (let fastInARow = 0; fastInARow < 3 || warmups < 10; warmups++) {
+      const query = queries[warmups % queries.length] as string
+      const t0 = performance.now()
       for (let attempt = 1; ; attempt++) {
         try {
           await api.search(query, 10)
@@ -320,7 +333,11 @@ async function main(): Promise<void> {
           if (attempt >= 3) throw error
         }
       }
+      fastInARow = performance.now() - t0 < 1000 ? fastInARow + 1 : 0
+      if (Date.now() - warmStarted > 600_000) break
     }
+    const warmSeconds = (Date.now() - warmStarted) / 1000
+    console.log(`  warm-up: ${warmups} searches in ${round(warmSeconds)} s`)
     const searchSamples: number[] = []
     const slowSearch: Array<[number, string]> = []
     const searchEnd = Date.now() + phaseMaxMs
@@ -357,10 +374,10 @@ async function main(): Promise<void> {
     // Throughput under concurrent clients.
     const searchBodies = queries.map((query) => JSON.stringify({ query, limit: 10 }))
     const sendBodies = queries.map((message) => JSON.stringify({ message }))
-    const searchLoad = await cannon(api.searchUrl, api.token, searchBodies, undefined, connections, duration)
+    const searchLoad = await cannon(api.searchUrl, await api.token(), searchBodies, undefined, connections, duration)
     const sendLoad = await cannon(
       api.messagesUrl(chats[0] as string),
-      api.token,
+      await api.token(),
       sendBodies,
       chats.map((chat) => api.messagesUrl(chat)),
       connections,
@@ -383,7 +400,8 @@ async function main(): Promise<void> {
         .join('; ')
     const markdown = [
       `Machine: ${machineLine(host)}; load at start ${loadAtStart}, at end ${load()}.`,
-      `Knowledge base: ${docs.length} generated text documents (${values['doc-kib']} KiB each, CACM abstracts shuffled), ${rows.length} chunks${env.LANTERN_CHUNK_TOKENS ? ` of ${env.LANTERN_CHUNK_TOKENS} tokens` : ' (default chunk size)'}, built in ${round(ingestSeconds)} s (${values.build === 'direct' ? 'direct: chunks written with indexDocument into the database' : `upload: the service's ingestion with ${common.workers} workers`})${rows.length < target ? ` (target ${target} not reached in the time box)` : ''}; server peak RSS ${mib(server.rss.peakHwmBytes)}.`,
+      `Knowledge base: ${documentCount} generated text documents (${values['doc-kib']} KiB each, CACM abstracts shuffled), ${rows.length} chunks${env.LANTERN_CHUNK_TOKENS ? ` of ${env.LANTERN_CHUNK_TOKENS} tokens` : ' (default chunk size)'}, ${values.reuse !== undefined ? `reused from ${values.reuse}` : `built in ${round(ingestSeconds)} s`} (${values.build === 'direct' ? 'direct: chunks written with indexDocument into the database' : `upload: the service's ingestion with ${common.workers} workers`})${rows.length < target ? ` (target ${target} not reached in the time box)` : ''}; server peak RSS ${mib(server.rss.peakHwmBytes)}.`,
+      `Warm-up: ${warmups} searches in ${round(warmSeconds)} s (the first search loads the company's in-memory index; until then the store answers).`,
       `Queries: the 64 CACM queries in turn; search limit 10; send-message over 64 chats of the default bot (offline answerer); ${searchSamples.length} sequential searches and ${sendSamples.length} sequential messages after a warm-up; load runs ${duration} s with ${connections} connections (autocannon).`,
       '',
       table(
@@ -456,6 +474,7 @@ async function main(): Promise<void> {
         build: values.build,
         chunks: rows.length,
         ingestSeconds,
+        warmSeconds,
         floor,
         search,
         send,

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { openAsBlob } from 'node:fs'
 import type { Credentials } from './server.js'
+import { BenchToken, HttpError } from './token.js'
+
+export { HttpError }
 
 /** Spec 2.7 processing object, as the service sends it. */
 export interface Processing {
@@ -20,16 +23,6 @@ export interface Chunks {
   readonly metadatas: Array<Record<string, unknown>>
 }
 
-/** A non-2xx answer. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-  ) {
-    super(`HTTP ${status}: ${body.slice(0, 300)}`)
-  }
-}
-
 /** Upload form fields besides the file (spec endpoint 13). */
 export interface UploadOptions {
   /** Target folder, e.g. `/` or `/pdfjs-test-pdfs/`. */
@@ -37,35 +30,23 @@ export interface UploadOptions {
   readonly loaderType?: 'STANDARD' | 'ADVANCED'
 }
 
-/** The few API calls the benchmarks make, with one bearer token. */
+/** The few API calls the benchmarks make, with a bearer token renewed before it expires. */
 export class BenchApi {
   private constructor(
     readonly base: string,
-    private readonly token: string,
+    private readonly token: BenchToken,
     readonly companyId: string,
   ) {}
 
   static async connect(origin: string, credentials: Credentials): Promise<BenchApi> {
     const base = `${origin}/apif/v2`
-    const issued = await request<{ access_token: string }>(`${base}/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        app_name: credentials.app_name,
-        client_id: credentials.client_id,
-        client_secret: credentials.client_secret,
-      }),
-    })
-    const company = await request<{ id: string }>(`${base}/auth/company`, {
-      headers: { authorization: `Bearer ${issued.access_token}` },
-    })
-    return new BenchApi(base, issued.access_token, company.id)
+    const token = new BenchToken(base, credentials)
+    const company = await request<{ id: string }>(token, `${base}/auth/company`, {})
+    return new BenchApi(base, token, company.id)
   }
 
   private get<T>(path: string): Promise<T> {
-    return request<T>(`${this.base}/company/${this.companyId}${path}`, {
-      headers: { authorization: `Bearer ${this.token}` },
-    })
+    return request<T>(this.token, `${this.base}/company/${this.companyId}${path}`, {})
   }
 
   /** Uploads the file at `filePath` as `name` (streamed from disk); resolves with the document id. */
@@ -80,9 +61,9 @@ export class BenchApi {
       `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${quotedName}"\r\n` +
       'Content-Type: application/octet-stream\r\n\r\n'
     const body = new Blob([head, await openAsBlob(filePath), `\r\n--${boundary}--\r\n`])
-    const answer = await request<{ id: string }>(`${this.base}/company/${this.companyId}/knowledge-base`, {
+    const answer = await request<{ id: string }>(this.token, `${this.base}/company/${this.companyId}/knowledge-base`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       body,
     })
     return answer.id
@@ -98,8 +79,8 @@ export class BenchApi {
   }
 }
 
-async function request<T>(url: string, init: RequestInit): Promise<T> {
-  const response = await fetch(url, init)
+async function request<T>(token: BenchToken, url: string, init: RequestInit): Promise<T> {
+  const response = await token.fetch(url, init)
   const text = await response.text()
   if (!response.ok) throw new HttpError(response.status, text)
   return JSON.parse(text) as T

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { HttpError } from './api.js'
 import type { Credentials } from './server.js'
+import { BenchToken, HttpError } from './token.js'
 
 /** One ranked chunk of the search extension. */
 export interface SearchHit {
@@ -34,24 +34,25 @@ export interface Answer {
 
 /**
  * The answering endpoints (search extension, chats, send-message) plus an in-memory text upload,
- * with one bearer token; the token and the company come from the server's first-start credentials.
+ * with a bearer token from the server's first-start credentials, renewed before it expires.
  */
 export class ChatApi {
   private constructor(
     readonly base: string,
-    readonly token: string,
+    private readonly bearer: BenchToken,
     readonly companyId: string,
   ) {}
 
   static async connect(origin: string, credentials: Credentials): Promise<ChatApi> {
     const base = `${origin}/apif/v2`
-    const issued = await call<{ access_token: string }>(`${base}/auth/token`, 'POST', undefined, {
-      app_name: credentials.app_name,
-      client_id: credentials.client_id,
-      client_secret: credentials.client_secret,
-    })
-    const company = await call<{ id: string }>(`${base}/auth/company`, 'GET', issued.access_token)
-    return new ChatApi(base, issued.access_token, company.id)
+    const bearer = new BenchToken(base, credentials)
+    const company = await call<{ id: string }>(bearer, `${base}/auth/company`, 'GET')
+    return new ChatApi(base, bearer, company.id)
+  }
+
+  /** A token valid for at least a few more minutes (for load generators that set the header themselves). */
+  token(): Promise<string> {
+    return this.bearer.current()
   }
 
   /** The URL of the search extension (for load generators). */
@@ -64,20 +65,20 @@ export class ChatApi {
   }
 
   search(query: string, limit: number): Promise<{ hits: SearchHit[] }> {
-    return call(this.searchUrl, 'POST', this.token, { query, limit })
+    return call(this.bearer, this.searchUrl, 'POST', { query, limit })
   }
 
   async createChat(title: string): Promise<string> {
-    const chat = await call<{ id: string }>(`${this.base}/chat`, 'POST', this.token, { title })
+    const chat = await call<{ id: string }>(this.bearer, `${this.base}/chat`, 'POST', { title })
     return chat.id
   }
 
   send(chatId: string, message: string): Promise<Answer> {
-    return call(this.messagesUrl(chatId), 'POST', this.token, { message })
+    return call(this.bearer, this.messagesUrl(chatId), 'POST', { message })
   }
 
   usage(): Promise<Record<string, unknown>> {
-    return call(`${this.base}/auth/company/usage`, 'GET', this.token)
+    return call(this.bearer, `${this.base}/auth/company/usage`, 'GET')
   }
 
   /** Uploads `content` as a file called `name` into folder `path`; resolves with the document id. */
@@ -88,9 +89,9 @@ export class ChatApi {
       `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\n` +
       'Content-Type: application/octet-stream\r\n\r\n'
     const body = new Blob([head, content, `\r\n--${boundary}--\r\n`])
-    const response = await fetch(`${this.base}/company/${this.companyId}/knowledge-base`, {
+    const response = await this.bearer.fetch(`${this.base}/company/${this.companyId}/knowledge-base`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       body,
     })
     const text = await response.text()
@@ -99,11 +100,14 @@ export class ChatApi {
   }
 }
 
-async function call<T>(url: string, method: string, token?: string, body?: unknown): Promise<T> {
+async function call<T>(bearer: BenchToken, url: string, method: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {}
-  if (token) headers.authorization = `Bearer ${token}`
   if (body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  const response = await bearer.fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   const text = await response.text()
   if (!response.ok) throw new HttpError(response.status, text)
   return JSON.parse(text) as T

@@ -21,6 +21,8 @@ export interface ServerOptions {
   readonly logLevel?: 'info' | 'warn'
   /** Keep the temporary data folder (database, blobs, server.log) after `stop`. */
   readonly keep?: boolean
+  /** Start on this existing data folder (one kept by an earlier run) instead of a fresh one; it is kept. */
+  readonly dataDir?: string
 }
 
 /** What the server's first start wrote to `<dataDir>/credentials.json`. */
@@ -93,7 +95,7 @@ export class BenchServer {
   /** Starts the service and resolves once `/health` answers and the first-start credentials exist. */
   static async start(options: ServerOptions, timeoutMs = 60_000): Promise<BenchServer> {
     const args = entryArgs(options.runtime)
-    const dataDir = await mkdtemp(join(tmpdir(), 'lantern-bench-'))
+    const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'lantern-bench-')))
     const port = await freePort()
     const env: NodeJS.ProcessEnv = {}
     for (const [name, value] of Object.entries(process.env)) {
@@ -108,11 +110,16 @@ export class BenchServer {
       PORT: String(port),
       HOST: '127.0.0.1',
     })
-    const log = createWriteStream(join(dataDir, 'server.log'))
+    const log = createWriteStream(join(dataDir, 'server.log'), { flags: 'a' })
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
     child.stdout?.pipe(log, { end: false })
     child.stderr?.pipe(log, { end: false })
-    const server = new BenchServer(child, dataDir, `http://127.0.0.1:${port}`, options.keep ?? false)
+    const server = new BenchServer(
+      child,
+      dataDir,
+      `http://127.0.0.1:${port}`,
+      options.keep === true || options.dataDir !== undefined,
+    )
     server.rss.start()
     const deadline = Date.now() + timeoutMs
     while (Date.now() < deadline) {

@@ -1,3 +1,4 @@
+import { LruMap } from '../lib/lru.js'
 import { sentenceSegments } from '../lib/segments.js'
 import { analyze, analyzeTokens, detectLanguage } from '../retrieval/analysis.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
@@ -44,6 +45,8 @@ interface Candidate {
 }
 
 const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
+/** Chunk texts whose sentences stay analysed (a few MiB). */
+const SENTENCE_CACHE_CHUNKS = 2048
 /** Citation markers inside document text would be mistaken for ours. */
 const CITATION = /\[\d+\]/g
 
@@ -93,7 +96,52 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  * otherwise); quoted text stays as the documents wrote it.
  */
 export class ExtractiveAnswerer implements Answerer {
+  /**
+   * Sentences of a chunk text and the terms of each, by language and text: the same chunks come
+   * back question after question, and segmenting them (Intl.Segmenter) is most of an answer's
+   * cost. A pure function of its key, so cached results are exactly the computed ones.
+   */
+  private readonly sentenceCache = new LruMap<string, ReadonlyArray<{ text: string; terms: ReadonlySet<string> }>>(
+    SENTENCE_CACHE_CHUNKS,
+  )
+  private readonly termCache = new LruMap<string, readonly string[]>(SENTENCE_CACHE_CHUNKS)
+  /** Language of the first sources' text, by that text (same reason). */
+  private readonly languageCache = new LruMap<string, string>(SENTENCE_CACHE_CHUNKS)
+
   constructor(private readonly options: ExtractiveOptions = EXTRACTIVE_DEFAULTS) {}
+
+  private sentencesWithTerms(
+    chunk: RetrievedChunk,
+    language: string,
+  ): ReadonlyArray<{ text: string; terms: ReadonlySet<string> }> {
+    const key = `${language}\u0000${chunk.text}`
+    let sentences = this.sentenceCache.get(key)
+    if (!sentences) {
+      sentences = sentencesOf(chunk).map((text) => ({ text, terms: new Set(analyze(text, language)) }))
+      this.sentenceCache.set(key, sentences)
+    }
+    return sentences
+  }
+
+  /** analyze(), cached: a document's name and description come back with each of its chunks. */
+  private termsOf(text: string, language: string): readonly string[] {
+    const key = `${language}\u0000${text}`
+    let terms = this.termCache.get(key)
+    if (!terms) {
+      terms = analyze(text, language)
+      this.termCache.set(key, terms)
+    }
+    return terms
+  }
+
+  private languageOf(text: string): string {
+    let language = this.languageCache.get(text)
+    if (language === undefined) {
+      language = detectLanguage(text)
+      this.languageCache.set(text, language)
+    }
+    return language
+  }
 
   async answer(input: AnswerInput, onToken?: (text: string) => void): Promise<Answer> {
     const phrases = PHRASES[framingLanguage(input.language)]
@@ -124,7 +172,7 @@ export class ExtractiveAnswerer implements Answerer {
   /** The quoted sentences, best first. */
   private pick(input: AnswerInput): Candidate[] {
     // Terms must be analysed like the chunks were: in the documents' language, not the answer's.
-    const language = detectLanguage(
+    const language = this.languageOf(
       input.sources
         .slice(0, 3)
         .map((chunk) => chunk.text)
@@ -136,8 +184,7 @@ export class ExtractiveAnswerer implements Answerer {
 
     const candidates: Candidate[] = []
     input.sources.forEach((chunk, source) => {
-      for (const text of sentencesOf(chunk)) {
-        const terms = new Set(analyze(text, language))
+      for (const { text, terms } of this.sentencesWithTerms(chunk, language)) {
         if (terms.size < 3) continue
         candidates.push({ source, text, terms, score: 0, coverage: 0, matched: 0 })
       }
@@ -161,7 +208,7 @@ export class ExtractiveAnswerer implements Answerer {
     // questions carry instructions no document repeats, so no single sentence covers much of them.
     // The document's name and description say what the chunk is about ("3M_2018_10K.pdf").
     const sourceTerms = input.sources.map(
-      (chunk) => new Set(analyze(`${documentTitle(chunk.filename)}\n${chunk.description}`, language)),
+      (chunk) => new Set(this.termsOf(`${documentTitle(chunk.filename)}\n${chunk.description}`, language)),
     )
     for (const candidate of candidates) for (const term of candidate.terms) sourceTerms[candidate.source]?.add(term)
     const evidence = sourceTerms.map((terms) => share(terms))

@@ -6,6 +6,7 @@ import * as jobs from './migrations/0003-jobs.js'
 import * as messages from './migrations/0004-messages.js'
 import * as chunkVectors from './migrations/0005-chunk-vectors.js'
 import * as searchStatistics from './migrations/0006-search-statistics.js'
+import * as indexChanges from './migrations/0007-index-changes.js'
 import type { Database } from './schema.js'
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0004-messages': messages,
   '0005-chunk-vectors': chunkVectors,
   '0006-search-statistics': searchStatistics,
+  '0007-index-changes': indexChanges,
 }
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -190,6 +190,19 @@ export interface IndexDocumentsTable {
   total_terms: number
 }
 
+/** Per company, how many changes of its lexical index were recorded (migration 0007). */
+export interface IndexVersionsTable {
+  company_id: string
+  version: number
+}
+
+/** Which documents each recorded change of a company's lexical index touched (recent versions only). */
+export interface IndexChangesTable {
+  company_id: string
+  version: number
+  document_id: string
+}
+
 /** Dense vector of a chunk for one embedding model: Float32 little-endian bytes. */
 export interface ChunkVectorsTable {
   chunk_id: string
@@ -228,6 +241,8 @@ export interface Database {
   chunk_terms: ChunkTermsTable
   term_stats: TermStatsTable
   index_documents: IndexDocumentsTable
+  index_versions: IndexVersionsTable
+  index_changes: IndexChangesTable
   chunk_vectors: ChunkVectorsTable
   messages: MessagesTable
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rankBm25 } from '../../src/retrieval/bm25.js'
 import { LexicalRetriever } from '../../src/retrieval/lexical-retriever.js'
+import { MemoryLexicalRetriever } from '../../src/retrieval/memory-lexical-retriever.js'
 import type { ScoredPosting } from '../../src/storage/ports/search.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { kbPath, uploadOk } from '../support/knowledge-base.js'
@@ -54,6 +55,8 @@ describe.each(storeModes())('lexical index statistics and top-k (%s)', (mode) =>
   let t: TestApp
   let a: Tenant
   let b: Tenant
+  /** Loaded at the first query and kept across every change below, as in a long-running process. */
+  let memory: MemoryLexicalRetriever
   const documents = abstracts()
   /** Ids of tenant a's documents, by name, with whether they are PROCESSED. */
   const state = new Map<string, { id: string; processed: boolean }>()
@@ -113,6 +116,9 @@ describe.each(storeModes())('lexical index statistics and top-k (%s)', (mode) =>
     const paths = [
       new LexicalRetriever(t.ctx.store.search),
       new LexicalRetriever(t.ctx.store.search, { pageSize: 3, exhaustiveChunks: 0 }),
+      memory,
+      // Loaded now, from scratch.
+      memoryRetriever(),
     ]
     for (const text of QUERIES) {
       for (const limit of [1, 10, 40]) {
@@ -138,10 +144,22 @@ describe.each(storeModes())('lexical index statistics and top-k (%s)', (mode) =>
     }
   }
 
+  function memoryRetriever(): MemoryLexicalRetriever {
+    const search = t.ctx.store.search
+    return new MemoryLexicalRetriever({
+      repository: search,
+      fallback: new LexicalRetriever(search),
+      cache: { budgetBytes: 64 * 1024 * 1024 },
+    })
+  }
+
   beforeAll(async () => {
     t = await startTestApp(mode)
     a = await createTenant(t)
     b = await createTenant(t)
+    memory = memoryRetriever()
+    // Loaded while tenant a has no documents: everything below arrives through the change log.
+    await memory.retrieve(a.companyId, { text: 'computer', scope: { documentIds: null }, limit: 1 })
     for (let i = 0; i < 8; i++) await add(a, `part-${i}.txt`, textOf(i * 12, 12), i % 2 === 0 ? '/even' : '/odd')
     // Exact copies: equal scores everywhere, so the tie-break decides.
     await add(a, 'copy-a.txt', textOf(0, 12), '/copies')

@@ -8,6 +8,7 @@ import type {
   DocumentPosting,
 } from '../ports/chunks.js'
 import type { ChunksTable, ChunkTermsTable, Database } from '../schema.js'
+import { recordIndexChanges } from './index-changes.js'
 
 // Rows per INSERT: far below the bound-parameter limits of both engines (SQLite 32766, pg 65535).
 const CHUNK_BATCH = 400
@@ -110,10 +111,12 @@ export class KyselyChunksRepository implements ChunksRepository {
         .execute()
     }
     await this.applyFrequencies(companyId, delta)
+    await recordIndexChanges(this.db, companyId, [documentId])
   }
 
   async deleteForDocuments(companyId: string, documentIds: readonly string[]): Promise<void> {
     await this.applyFrequencies(companyId, await this.removeDocuments(companyId, documentIds))
+    await recordIndexChanges(this.db, companyId, documentIds)
   }
 
   /** Deletes the documents' chunks, postings and sizes; returns −(chunks holding it) per term removed. */

@@ -23,6 +23,7 @@ import type {
 } from '../ports/knowledge-base.js'
 import type { Database, KbObjectsTable } from '../schema.js'
 import { fromFlag, toFlag } from './booleans.js'
+import { recordIndexChanges } from './index-changes.js'
 import { containsPattern } from './like.js'
 
 const STATES: readonly EmbeddingState[] = ['PENDING', 'PROCESSING', 'PROCESSED', 'ERROR']
@@ -230,6 +231,8 @@ export class KyselyKnowledgeBaseRepository implements KnowledgeBaseRepository {
 
   async replaceDocument(document: DocumentRecord): Promise<void> {
     const { id, company_id, created_at, ...changes } = documentRow(document)
+    // Its processing state may change (searchable or not): before the row, as every index writer.
+    await recordIndexChanges(this.db, company_id, [id])
     await this.db
       .updateTable('kb_objects')
       .set(changes)
@@ -264,6 +267,7 @@ export class KyselyKnowledgeBaseRepository implements KnowledgeBaseRepository {
       .where(inSubtree)
       .execute()
     const ids = documents.map((row) => row.id)
+    await recordIndexChanges(this.db, companyId, ids)
     if (ids.length > 0) {
       await this.db
         .deleteFrom('document_tags')
@@ -320,6 +324,8 @@ export class KyselyKnowledgeBaseRepository implements KnowledgeBaseRepository {
     if (update.progressTotal !== undefined) changes.progress_total = update.progressTotal
     if (update.mimeType !== undefined) changes.mime_type = update.mimeType
     if (update.documentType !== undefined) changes.document_type = update.documentType
+    // A state change makes the document searchable or not: recorded before the row is locked.
+    if (update.state !== undefined) await recordIndexChanges(this.db, companyId, [id])
     let query = this.db.updateTable('kb_objects').set(changes)
     if (update.generatedDescription !== undefined) {
       // Decided on the row at write time: a description the user typed meanwhile is kept.

@@ -1,9 +1,12 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely'
 import type {
   ChunkHitRecord,
+  ChunkPosting,
   DocumentSelection,
   ImpactCursor,
   ImpactPosting,
+  IndexChange,
+  IndexedChunk,
   IndexedDocument,
   ScoredPosting,
   SearchRepository,
@@ -246,5 +249,90 @@ export class KyselySearchRepository implements SearchRepository {
       rowIdx: row.row_idx,
       metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     }))
+  }
+
+  async indexVersion(companyId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('index_versions')
+      .select('version')
+      .where('company_id', '=', companyId)
+      .executeTakeFirst()
+    return row ? Number(row.version) : 0
+  }
+
+  async indexChangesSince(companyId: string, version: number): Promise<IndexChange[]> {
+    const rows = await this.db
+      .selectFrom('index_changes')
+      .select(['version', 'document_id'])
+      .where('company_id', '=', companyId)
+      .where('version', '>', version)
+      .orderBy('version')
+      .execute()
+    return rows.map((row) => ({ version: Number(row.version), documentId: row.document_id }))
+  }
+
+  async searchableChunks(companyId: string, documentIds: readonly string[]): Promise<IndexedChunk[]> {
+    const result: IndexedChunk[] = []
+    for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
+      const rows = await this.db
+        .selectFrom('chunks as c')
+        .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
+        .select(['c.id', 'c.document_id', 'c.term_count', 'c.language'])
+        .where('c.company_id', '=', companyId)
+        .where('c.document_id', 'in', ids)
+        .where('d.company_id', '=', companyId)
+        .where('d.embedding_state', '=', PROCESSED)
+        .orderBy('c.document_id')
+        .orderBy('c.idx')
+        .execute()
+      for (const row of rows) {
+        result.push({
+          chunkId: row.id,
+          documentId: row.document_id,
+          termCount: Number(row.term_count),
+          language: row.language,
+        })
+      }
+    }
+    return result
+  }
+
+  async postingCount(companyId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('term_stats')
+      .select((eb) => eb.fn.sum<number | string | null>('df').as('n'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirst()
+    return Number(row?.n ?? 0)
+  }
+
+  async postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<ChunkPosting[]> {
+    let query = this.db
+      .selectFrom('chunk_terms')
+      .select(['term', 'chunk_id as chunkId', 'tf'])
+      .where('company_id', '=', companyId)
+    if (fromTerm !== null) query = query.where('term', '>=', fromTerm)
+    // The order of chunk_terms_impact (company_id, term, …): a range read of the covering index.
+    // Rows as the driver gives them (integers are numbers on both): millions are read at a load.
+    return query.orderBy('term').limit(limit).execute()
+  }
+
+  async searchablePostings(companyId: string, documentIds: readonly string[]): Promise<ChunkPosting[]> {
+    const result: ChunkPosting[] = []
+    for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
+      // From the documents' chunks to their postings through the (chunk_id, term) primary key.
+      const rows = await this.db
+        .selectFrom('chunks as c')
+        .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
+        .innerJoin('chunk_terms as t', 't.chunk_id', 'c.id')
+        .select(['t.chunk_id', 't.term', 't.tf'])
+        .where('c.company_id', '=', companyId)
+        .where('c.document_id', 'in', ids)
+        .where('d.company_id', '=', companyId)
+        .where('d.embedding_state', '=', PROCESSED)
+        .execute()
+      for (const row of rows) result.push({ chunkId: row.chunk_id, term: row.term, tf: Number(row.tf) })
+    }
+    return result
   }
 }

@@ -72,6 +72,28 @@ export interface ChunkHitRecord {
   readonly metadata: Readonly<Record<string, unknown>>
 }
 
+/** A recorded change of the lexical index (migration 0007): a document touched under a version. */
+export interface IndexChange {
+  readonly version: number
+  readonly documentId: string
+}
+
+/** A chunk of a PROCESSED document, as an in-memory index keeps it. */
+export interface IndexedChunk {
+  readonly chunkId: string
+  readonly documentId: string
+  /** `term_count` of the chunk. */
+  readonly termCount: number
+  readonly language: string
+}
+
+/** One posting of a chunk: a term and how often it occurs there. */
+export interface ChunkPosting {
+  readonly chunkId: string
+  readonly term: string
+  readonly tf: number
+}
+
 export interface SearchRepository {
   /** Ids of the PROCESSED documents of the company that the selection names, sorted. */
   processedDocumentIds(companyId: string, selection: DocumentSelection): Promise<string[]>
@@ -101,4 +123,24 @@ export interface SearchRepository {
   ): Promise<ScoredPosting[]>
   /** These chunks of the company's PROCESSED documents, in no particular order. */
   chunksByIds(companyId: string, chunkIds: readonly string[]): Promise<ChunkHitRecord[]>
+  /** The company's index version: the number of index changes recorded (0 when none). */
+  indexVersion(companyId: string): Promise<number>
+  /**
+   * The recorded changes after `version`, oldest first. Only recent versions are kept
+   * (RETAINED_INDEX_VERSIONS): a first change above `version + 1` means some were dropped.
+   */
+  indexChangesSince(companyId: string, version: number): Promise<IndexChange[]>
+  /** The chunks of those of these documents that are PROCESSED, by document then idx. */
+  searchableChunks(companyId: string, documentIds: readonly string[]): Promise<IndexedChunk[]>
+  /** Number of postings of the company, of documents in any state (from the kept statistics). */
+  postingCount(companyId: string): Promise<number>
+  /**
+   * Up to `limit` postings of the company (documents in any state: the caller keeps those of the
+   * chunks it loaded), in byte order of the terms from `fromTerm` on (from the first term when
+   * null); the postings of one term come together, in no particular order. Reads the covering
+   * term index in order, never the postings table.
+   */
+  postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<ChunkPosting[]>
+  /** Every posting of the chunks of those of these documents that are PROCESSED, in no particular order. */
+  searchablePostings(companyId: string, documentIds: readonly string[]): Promise<ChunkPosting[]>
 }
