@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { expectProblem } from '../support/assertions.js'
-import { createTenant, type Tenant } from '../support/factories.js'
+import { analystChat, createTenant, type Tenant } from '../support/factories.js'
 import { FakeLlmServer } from '../support/fake-llm.js'
 import { mkdir, uploadOk } from '../support/knowledge-base.js'
 import { processNow } from '../support/process-now.js'
@@ -35,20 +35,9 @@ async function world(t: TestApp): Promise<World> {
   const bigId = await uploadOk(t, tenant, 'big.csv', BIG, { fields: { path: '/archive' } })
   for (const id of [ordersId, handbookId, bigId]) await processNow(t, tenant, id)
   const folderId = await mkdir(t, tenant, '/empty/')
-  const bot = await t.request('POST', `/company/${tenant.companyId}/bot`, {
-    token: tenant.token,
-    json: {
-      label: 'Analyst',
-      description: 'numbers',
-      prompt: { name: 'analyst', prompt: 'You answer with numbers.' },
-      data_scientist_mode: true,
-      filters: { paths: ['/sales/', '/hr/'], tags: [] },
-    },
-  })
-  expect(bot.status).toBe(201)
-  const chat = await t.request('POST', '/chat', { token: tenant.token, json: { title: 'Sales', bot_id: bot.body.id } })
+  const chatId = await analystChat(t, tenant, { paths: ['/sales/', '/hr/'], tags: [] })
   const plain = await t.request('POST', '/chat', { token: tenant.token, json: { title: 'Plain' } })
-  return { tenant, ordersId, handbookId, bigId, folderId, chatId: chat.body.id, plainChatId: plain.body.id }
+  return { tenant, ordersId, handbookId, bigId, folderId, chatId, plainChatId: plain.body.id }
 }
 
 describe.each(storeModes())('%s: data-analysis mode (send-message)', (mode) => {

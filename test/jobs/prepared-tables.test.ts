@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { preparedTablesKey } from '../../src/analysis/table-preparation.js'
 import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { expectProblem } from '../support/assertions.js'
-import { createTenant, type Tenant } from '../support/factories.js'
+import { analystChat, createTenant, type Tenant } from '../support/factories.js'
 import { kbPath, uploadOk } from '../support/knowledge-base.js'
 import { storeModes } from '../support/store-modes.js'
 import type { TestApp } from '../support/test-app.js'
@@ -28,21 +28,7 @@ describe.each(storeModes())('%s: tables prepared while a table document is proce
     app = await startWorkingApp(mode, 'prepared_tables', { analysisMaxCells: 60 })
     t = app.t
     tenant = await createTenant(t)
-    const bot = await t.request('POST', `/company/${tenant.companyId}/bot`, {
-      token: tenant.token,
-      json: {
-        label: 'Analyst',
-        description: 'numbers',
-        prompt: { name: 'analyst', prompt: 'You answer with numbers.' },
-        data_scientist_mode: true,
-      },
-    })
-    expect(bot.status).toBe(201)
-    const chat = await t.request('POST', '/chat', {
-      token: tenant.token,
-      json: { title: 'Sales', bot_id: bot.body.id },
-    })
-    chatId = chat.body.id
+    chatId = await analystChat(t, tenant)
   }, 60_000)
   afterAll(() => app?.close())
 

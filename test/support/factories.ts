@@ -33,3 +33,25 @@ export async function secondClient(
   const credentials = await t.ctx.services.companies.createClient(tenant.companyId, 'second-app')
   return { credentials, token: await tokenFor(t, credentials) }
 }
+
+/** A chat with a new `data_scientist_mode` bot of the tenant, scoped by `filters` (whole knowledge base without). */
+export async function analystChat(
+  t: TestApp,
+  tenant: Tenant,
+  filters?: { paths: string[]; tags: string[] },
+): Promise<string> {
+  const bot = await t.request('POST', `/company/${tenant.companyId}/bot`, {
+    token: tenant.token,
+    json: {
+      label: 'Analyst',
+      description: 'numbers',
+      prompt: { name: 'analyst', prompt: 'You answer with numbers.' },
+      data_scientist_mode: true,
+      ...(filters ? { filters } : {}),
+    },
+  })
+  if (bot.status !== 201) throw new Error(`bot creation failed: ${bot.status} ${bot.text}`)
+  const chat = await t.request('POST', '/chat', { token: tenant.token, json: { title: 'Sales', bot_id: bot.body.id } })
+  if (chat.status !== 201) throw new Error(`chat creation failed: ${chat.status} ${chat.text}`)
+  return chat.body.id as string
+}
