@@ -259,6 +259,14 @@ describe('PDF parser', () => {
           widget(200, 'Button4', 'Security Handler', 4)
           // A hidden field (flag 2) is not printed, so not read.
           widget(240, 'Button5', 'Hidden caption', 2)
+          // The widgets are the document's form fields, as in any real form (pdfkit's annotate
+          // does not register them itself).
+          doc.initForm()
+          const internals = doc as unknown as {
+            page: { annotations: unknown[] }
+            _root: { data: { AcroForm: { data: { Fields: unknown[] } } } }
+          }
+          internals._root.data.AcroForm.data.Fields.push(...internals.page.annotations)
           doc.link(72, 300, 100, 20, 'https://example.com/')
         },
         { ownerPassword: 'owner', pdfVersion: '1.7ext3', permissions: { copying: false } },

@@ -47,10 +47,11 @@ async function parsePdf(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocume
       throw ingestErrors.limit(`the PDF has ${total} pages, more than the limit of ${input.limits.maxPages}`)
     }
     const title = await readTitle(pdf)
+    const forms = await hasFormFields(pdf)
     const pages: PageContent[] = []
     let readable = 0
     for (let n = 1; n <= total; n++) {
-      const content = await readPage(pdf, n, input, ocr)
+      const content = await readPage(pdf, n, input, ocr, forms)
       if (content) readable++
       pages.push(content ?? { lines: [], extra: [] })
       input.progress(n, total)
@@ -73,6 +74,7 @@ async function readPage(
   n: number,
   input: ParseInput,
   ocr: OcrEngine,
+  forms: boolean,
 ): Promise<PageContent | null> {
   let page: PDFPageProxy
   try {
@@ -87,9 +89,11 @@ async function readPage(
     } catch {
       lines = []
     }
-    // Form fields and other annotations are drawn over the page (and over a scan): their text follows the page's.
-    const annotations = await annotationParagraphs(page, n).catch(() => [])
     const scanned = visibleChars(lines) < MIN_PAGE_CHARS
+    // Form fields and other annotations are drawn over the page (and over a scan): their text
+    // follows the page's. Asked for only in a document with form fields or on a page with hardly
+    // any text: pdf.js's getAnnotations costs about 8 ms per page of a filing full of links.
+    const annotations = forms || scanned ? await annotationParagraphs(page, n).catch(() => []) : []
     if (!scanned && input.options.loaderType !== 'ADVANCED') return { lines, extra: annotations }
     const minRatio = scanned
       ? Math.min(SCANNED_PAGE_MIN_RATIO, input.options.imageMinSizeRatio)
@@ -146,4 +150,14 @@ async function readTitle(pdf: PDFDocumentProxy): Promise<string | undefined> {
     // A damaged info dictionary only costs the title.
   }
   return undefined
+}
+
+/** Whether the document has interactive form fields (read once: cheap, unlike per-page annotations). */
+async function hasFormFields(pdf: PDFDocumentProxy): Promise<boolean> {
+  try {
+    const fields = await pdf.getFieldObjects()
+    return fields !== null && Object.keys(fields).length > 0
+  } catch {
+    return false
+  }
 }
