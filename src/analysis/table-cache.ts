@@ -8,24 +8,8 @@ import type { IngestLimits } from '../ingestion/model.js'
 import type { BlobStore } from '../storage/ports/blobs.js'
 import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { EngineLimits } from './duckdb.js'
-import {
-  buildTableFile,
-  type CachedTable,
-  cellCount,
-  isTableType,
-  readTableFile,
-  removeTableFile,
-  tooLarge,
-} from './table-file.js'
+import { buildTableFile, type CachedTable, cellCount, readTableFile, removeTableFile, tooLarge } from './table-file.js'
 import { preparedTablesKey } from './table-preparation.js'
-
-export type { CachedTable } from './table-file.js'
-export { notATable } from './table-file.js'
-
-/** Whether data-analysis mode can load this document's type. */
-export function isTableDocument(document: DocumentRecord): boolean {
-  return isTableType(document.mimeType)
-}
 
 /** A document's tables, typed, in a DuckDB file that queries attach read-only. */
 export interface LoadedDocument {

@@ -1,5 +1,5 @@
 import type { AnalysisDocument, AnalysisOutcome, AnalysisReport, DataAnalysis } from '../../analysis/data-analysis.js'
-import { isTableDocument, notATable } from '../../analysis/table-cache.js'
+import { isTableType, notATable } from '../../analysis/table-file.js'
 import type { Turn } from '../../answering/conversation.js'
 import { answerLanguage } from '../../answering/language.js'
 import { detectLanguage } from '../../retrieval/analysis.js'
@@ -52,7 +52,7 @@ export class AnalysisTurns {
     for (const id of ids) {
       const object = await repos.knowledgeBase.findById(companyId, id)
       if (!object) throw errors.notFound('document', id)
-      if (object.kind !== 'document' || !isTableDocument(object)) throw notATable(object)
+      if (object.kind !== 'document' || !isTableType(object.mimeType)) throw notATable(object)
       if (object.processing.state !== 'PROCESSED') {
         throw new AppError(
           'document_not_ready',
@@ -83,7 +83,7 @@ export class AnalysisTurns {
       (d): d is DocumentRecord =>
         d?.kind === 'document' &&
         d.processing.state === 'PROCESSED' &&
-        isTableDocument(d) &&
+        isTableType(d.mimeType) &&
         d.size <= AUTOMATIC_MAX_BYTES,
     )
     if (documents.length === 0 || documents.length > AUTOMATIC_MAX_DOCUMENTS) return null
