@@ -67,6 +67,149 @@ export function wordSegments(segmenter: Intl.Segmenter, text: string): Iterable<
   return sliced(segmenter, text, WORD_CUTS)
 }
 
+/**
+ * The word-like segments of wordSegments, exactly (text, index), found without Intl.Segmenter
+ * where possible: V8 builds an object per segment and is slow (46 % of a large CSV's ingestion
+ * went there), while term analysis needs only the words. Slices are cut as in wordSegments, and a
+ * slice of PLAIN characters is segmented by plainWords; any other slice, or a segmenter whose
+ * locale may tailor the word rules, goes to Intl.Segmenter as before, so no stored term changes.
+ */
+export function* wordLikeSegments(segmenter: Intl.Segmenter, text: string): Generator<TextSegment> {
+  const fast = followsRootWordRules(segmenter)
+  for (let start = 0; start < text.length; ) {
+    const end = sliceEnd(text, start, WORD_CUTS)
+    if (fast && isPlainText(text, start, end)) {
+      yield* plainWords(text, start, end)
+    } else {
+      for (const { segment, index, isWordLike } of segmenter.segment(text.slice(start, end))) {
+        if (isWordLike === true) yield { segment, index: start + index, isWordLike: true }
+      }
+    }
+    start = end
+  }
+}
+
+/*
+ * UAX #29 word-break classes of the PLAIN characters, as ICU 78 (Node 20.20, Unicode 17) applies
+ * them; test/unit/word-like-segments.test.ts compares every PLAIN character and random texts with
+ * Intl.Segmenter. ICU keeps the colon in MidLetter (`a:b` is one word, `1:2` is not).
+ */
+/** Not PLAIN: combining marks, format characters, ZWJ and all other blocks go to Intl.Segmenter. */
+const UNSUPPORTED = 0
+/** Never part of a word: spaces, line breaks, symbols, other punctuation. */
+const OTHER = 1
+const LETTER = 2 // ALetter
+const DIGIT = 3 // Numeric
+const MID_LETTER = 4 // colon, middle dot, Greek ano teleia, hyphenation point: join letters only
+const MID_NUM = 5 // comma, semicolon, Greek question mark, fraction slash: join digits only
+const MID_NUM_LET = 6 // . ' ‘ ’ ․: join either (Single_Quote ' differs only next to Hebrew letters)
+const EXTEND_NUM_LET = 7 // _ and other connectors: join to letters, digits and each other
+
+/**
+ * PLAIN blocks: Latin-1, Latin Extended, IPA, modifier letters, Greek, Cyrillic, Latin Extended
+ * Additional, General Punctuation, super- and subscripts, currency. Without Hebrew (WB7a–c),
+ * Katakana (WB13), regional indicators (WB15–16), ZWJ (WB3c) and Extend/Format (WB4), the rules
+ * left are WB3–WB3d, which never touch a word, and WB5–WB13b, which plainWords implements.
+ */
+const PLAIN_BLOCKS: readonly (readonly [number, number])[] = [
+  [0x0000, 0x052f],
+  [0x1e00, 0x1eff],
+  [0x2000, 0x20cf],
+]
+/** ALetter beyond Alphabetic in these blocks (UAX #29 table 3: cedilla and modifier tone letters). */
+const EXTRA_LETTERS = /[\u00b8\u02c2-\u02c5\u02d2-\u02d7\u02de\u02df\u02e5-\u02eb\u02ed\u02ef-\u02ff]/
+const CLASSES = plainClasses()
+
+function plainClasses(): Uint8Array {
+  const explicit: Record<string, number> = {
+    ':\u00b7\u0387\u2027': MID_LETTER,
+    ',;\u037e\u2044': MID_NUM,
+    ".'\u2018\u2019\u2024": MID_NUM_LET,
+    '_\u202f\u203f\u2040\u2054': EXTEND_NUM_LET,
+    '0123456789': DIGIT,
+  }
+  const classes = new Uint8Array(0x20d0)
+  for (const [from, to] of PLAIN_BLOCKS) {
+    for (let code = from; code <= to; code++) {
+      const char = String.fromCharCode(code)
+      if (/[\p{M}\p{Cf}]/u.test(char)) classes[code] = UNSUPPORTED
+      else if (/\p{Alphabetic}/u.test(char) || EXTRA_LETTERS.test(char)) classes[code] = LETTER
+      else classes[code] = OTHER
+    }
+  }
+  for (const [chars, wordClass] of Object.entries(explicit)) {
+    for (const char of chars) classes[char.charCodeAt(0)] = wordClass
+  }
+  return classes
+}
+
+const classAt = (text: string, i: number): number => CLASSES[text.charCodeAt(i)] ?? UNSUPPORTED
+
+/** Whether wordLikeSegments segments text[start, end) by hand (for a segmenter following root rules). */
+export function isPlainText(text: string, start = 0, end = text.length): boolean {
+  for (let i = start; i < end; i++) if (classAt(text, i) === UNSUPPORTED) return false
+  return true
+}
+
+/**
+ * Word-like segments of PLAIN text[start, end). Letters, digits and ExtendNumLet always join
+ * (WB5, WB8–10, WB13a–b); one MidLetter/MidNumLet joins letter to letter (WB6–7), one
+ * MidNum/MidNumLet digit to digit (WB11–12); every other pair breaks. ICU marks every such run
+ * word-like except a lone ExtendNumLet (`_`; `__` is word-like).
+ */
+function* plainWords(text: string, start: number, end: number): Generator<TextSegment> {
+  let i = start
+  while (i < end) {
+    let last = classAt(text, i)
+    if (!isWordChar(last)) {
+      i++
+      continue
+    }
+    const from = i++
+    while (i < end) {
+      const current = classAt(text, i)
+      if (isWordChar(current)) {
+        last = current
+        i++
+      } else if (i + 1 < end && joinsAcross(last, current, classAt(text, i + 1))) {
+        last = classAt(text, i + 1)
+        i += 2
+      } else break
+    }
+    if (i - from > 1 || last !== EXTEND_NUM_LET) yield { segment: text.slice(from, i), index: from, isWordLike: true }
+  }
+}
+
+const isWordChar = (wordClass: number): boolean =>
+  wordClass === LETTER || wordClass === DIGIT || wordClass === EXTEND_NUM_LET
+
+/** WB6–7 and WB11–12: `before mid after` stays one word. */
+function joinsAcross(before: number, mid: number, after: number): boolean {
+  if (before === LETTER && after === LETTER) return mid === MID_LETTER || mid === MID_NUM_LET
+  if (before === DIGIT && after === DIGIT) return mid === MID_NUM || mid === MID_NUM_LET
+  return false
+}
+
+/**
+ * Languages whose ICU 78 word rules are the root rules plainWords implements, checked in the
+ * test for each; a locale with a script, variant or extension (`en-US-u-va-posix` breaks
+ * `e.g` apart) or another language keeps Intl.Segmenter.
+ */
+const ROOT_WORD_RULE_LANGUAGES = new Set(['da', 'de', 'en', 'es', 'fi', 'fr', 'it', 'nb', 'nl', 'no', 'pt', 'ru', 'sv'])
+const rootRuleSegmenters = new WeakMap<Intl.Segmenter, boolean>()
+
+/** Whether wordLikeSegments may segment plain text by hand for this segmenter. */
+export function followsRootWordRules(segmenter: Intl.Segmenter): boolean {
+  let follows = rootRuleSegmenters.get(segmenter)
+  if (follows === undefined) {
+    const { locale, granularity } = segmenter.resolvedOptions()
+    const [, language] = /^([a-z]{2,3})(?:-[A-Z]{2})?$/.exec(locale) ?? []
+    follows = granularity === 'word' && language !== undefined && ROOT_WORD_RULE_LANGUAGES.has(language)
+    rootRuleSegmenters.set(segmenter, follows)
+  }
+  return follows
+}
+
 /** Sentence segments (granularity `sentence`): a line break always ends a sentence, so slices end after one. */
 export function sentenceSegments(segmenter: Intl.Segmenter, text: string): Iterable<TextSegment> {
   return sliced(segmenter, text, SENTENCE_CUTS)

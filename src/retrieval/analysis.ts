@@ -1,5 +1,5 @@
 import { detect } from 'tinyld'
-import { wordSegments } from '../lib/segments.js'
+import { wordLikeSegments } from '../lib/segments.js'
 import { foldWord } from './folding.js'
 import { baseLanguage, DEFAULT_LANGUAGE, languageResources, SUPPORTED_LANGUAGES } from './languages.js'
 
@@ -116,8 +116,7 @@ export function analyzeTokens(text: string, language: string): AnalyzedToken[] {
   const outcomes = wordOutcomes(code)
   const tokens: AnalyzedToken[] = []
   let position = 0
-  for (const segment of wordSegments(wordSegmenter(code), text)) {
-    if (!segment.isWordLike) continue
+  for (const segment of wordLikeSegments(wordSegmenter(code), text)) {
     for (const { term, surface } of outcomes(segment.segment)) {
       const current = position++
       if (term !== null) tokens.push({ term, surface, position: current })
@@ -172,8 +171,7 @@ export function analyze(text: string, language: string): string[] {
   const code = baseLanguage(language)
   const outcomes = wordOutcomes(code)
   const terms: string[] = []
-  for (const segment of wordSegments(wordSegmenter(code), text)) {
-    if (!segment.isWordLike) continue
+  for (const segment of wordLikeSegments(wordSegmenter(code), text)) {
     for (const { term } of outcomes(segment.segment)) if (term !== null) terms.push(term)
   }
   return terms
