@@ -156,8 +156,6 @@ async function main(): Promise<void> {
     keep: common.keep,
     env: {
       LANTERN_MAX_UPLOAD_BYTES: String(Math.max(bytes * 2, 100 * 1024 * 1024)),
-      // Chunking a million rows takes minutes: the default 10-minute budget is for one document of any kind.
-      LANTERN_DOC_TIME_BUDGET_MS: String(60 * 60 * 1000),
       ...(values['doc-memory-mb'] ? { LANTERN_DOC_MEMORY_MB: String(values['doc-memory-mb']) } : {}),
     },
   })

@@ -1,6 +1,7 @@
 import { type AnalyzedToken, analyzeTokens } from '../retrieval/analysis.js'
 import { cleanText, oneLine, sentences } from './chunking/text.js'
 import type { ParsedDocument } from './model.js'
+import { tableText } from './table-text.js'
 
 /** Longest generated description, in characters. */
 export const MAX_DESCRIPTION_CHARS = 500
@@ -75,7 +76,7 @@ function textPieces(parsed: ParsedDocument, limit: number): string[] {
   for (const block of parsed.blocks) {
     const text =
       block.kind === 'table'
-        ? [block.header?.join(' \n ') ?? '', ...block.rows.map((row) => row.cells.join(' \n '))].join('\n')
+        ? tableText(block, { cellSeparator: ' \n ', withHeader: true, limit: limit - used })
         : block.text
     if (!text.trim() || (block.kind !== 'table' && isBoilerplate(text))) continue
     pieces.push(text)

@@ -41,7 +41,14 @@ export function withPostings(draft: ChunkDraft, language: string): ChunkDraft {
   return { ...draft, postings: encodePostings(postings), termCount }
 }
 
-function indexed(companyId: string, documentId: string, draft: ChunkDraft, language: string, createdAt: Timestamp) {
+/** A chunk draft as the store writes it: a new id, and its postings decoded only when written. */
+export function indexed(
+  companyId: string,
+  documentId: string,
+  draft: ChunkDraft,
+  language: string,
+  createdAt: Timestamp,
+) {
   const computed = draft.postings === undefined || draft.termCount === undefined
   const fresh = computed ? postingsOf(draft.text, language) : undefined
   const termCount = fresh ? fresh.termCount : (draft.termCount as number)

@@ -11,10 +11,10 @@ import type { BlobStore } from '../storage/ports/blobs.js'
 import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { Repositories, Store } from '../storage/store.js'
 import { IngestError } from './errors.js'
-import { indexDocument } from './index-document.js'
 import type { IngestLimits } from './model.js'
-import type { DocumentToProcess, ProcessedDocument } from './pipeline-types.js'
+import type { DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
 import { type DocumentProcessor, ProcessingThreads } from './run-in-thread.js'
+import { StagedChunks, StaleResult } from './staged-chunks.js'
 
 /** Share of a page an embedded image must cover to be OCR'd, when the document does not say. */
 const DEFAULT_IMAGE_MIN_SIZE_RATIO = 0.1
@@ -77,11 +77,6 @@ export interface ProcessedFile {
   readonly mimeType: string
   readonly csvDelimiter: DocumentRecord['csvDelimiter']
   readonly path: string
-}
-
-/** The result of a run that a newer upload, reprocessing request or run has overtaken. */
-class StaleResult extends Error {
-  override readonly name = 'StaleResult'
 }
 
 function secondsBetween(start: Timestamp, end: Timestamp): number {
@@ -175,19 +170,27 @@ export class IngestJobHandler implements JobHandler {
     if (document?.kind !== 'document') return
     lease.throwIfLost()
     const run = clock.now()
-    const started = await store.knowledgeBase.updateProcessing(companyId, documentId, 'any', {
-      state: 'PROCESSING',
-      startedAt: run,
-      endedAt: null,
-      duration: null,
-      progressDone: 0,
-      progressTotal: 0,
-      errorDetails: '',
+    const started = await store.transaction(async (tx) => {
+      // The previous version's chunks (unsearchable from now on) and anything an earlier attempt
+      // wrote go, as this run writes the document's chunks anew. Chunks before the document row:
+      // the lock order of a delete, so the two never deadlock.
+      await tx.chunks.deleteForDocuments(companyId, [documentId])
+      return tx.knowledgeBase.updateProcessing(companyId, documentId, 'any', {
+        state: 'PROCESSING',
+        startedAt: run,
+        endedAt: null,
+        duration: null,
+        chunkCount: 0,
+        progressDone: 0,
+        progressTotal: 0,
+        errorDetails: '',
+      })
     })
     if (!started) return
     this.runs.set(lease, run)
 
     const filePath = join(this.deps.settings.tempDir, `${lease.jobId}-${lease.attempt}${safeExtension(document)}`)
+    let staged: StagedChunks | undefined
     try {
       if (!(await this.copyBlob(document, filePath))) return
       const input = await this.inputFor(document, filePath, run)
@@ -201,9 +204,10 @@ export class IngestJobHandler implements JobHandler {
           ),
         this.deps.settings.progressIntervalMs,
       )
-      let processed: ProcessedDocument
+      staged = new StagedChunks(this.deps, { companyId, documentId, run }, lease.signal)
+      let summary: ProcessingSummary
       try {
-        processed = await this.processor(input, progress.report, lease.signal)
+        summary = await this.processor(input, progress.report, staged.add, lease.signal)
       } finally {
         await progress.close()
       }
@@ -217,16 +221,17 @@ export class IngestJobHandler implements JobHandler {
         path: filePath,
       })
       lease.throwIfLost()
-      // Here rather than in the processing thread: a remote embedder is I/O, and a failure is
-      // transient (the job is retried), unlike a damaged file.
-      const vectors = this.deps.embedder
-        ? await this.deps.embedder.embed(
-            processed.chunks.map((chunk) => chunk.text),
-            lease.signal,
-          )
-        : undefined
-      lease.throwIfLost()
-      await this.commit(lease, document, run, processed, progress.total, vectors)
+      await this.commit(lease, document, run, summary, staged, progress.total)
+    } catch (error) {
+      // Overtaken by a newer run or a deletion: the job is done, with nothing of its own to keep.
+      if (error instanceof StaleResult) {
+        await store.transaction((tx) => lease.completeIn(tx))
+        return
+      }
+      // A failed run leaves no chunks (a document waiting for a retry or in ERROR has none); if
+      // this fails too, the next run's start removes them.
+      await staged?.discard().catch(() => undefined)
+      throw error
     } finally {
       await rm(filePath, { force: true })
     }
@@ -242,7 +247,15 @@ export class IngestJobHandler implements JobHandler {
           companyId,
           documentId,
           { run },
-          { state: 'PENDING', startedAt: null, endedAt: null, duration: null, progressDone: 0, progressTotal: 0 },
+          {
+            state: 'PENDING',
+            startedAt: null,
+            endedAt: null,
+            duration: null,
+            chunkCount: 0,
+            progressDone: 0,
+            progressTotal: 0,
+          },
         )
       }
       return
@@ -254,6 +267,7 @@ export class IngestJobHandler implements JobHandler {
     await tx.knowledgeBase.updateProcessing(companyId, documentId, run ? { run } : 'unfinished', {
       state: 'ERROR',
       errorDetails: failure.permanent ? failure.message : `processing failed after ${attempts}: ${failure.message}`,
+      chunkCount: 0,
       endedAt: now,
       duration: run ? secondsBetween(run, now) : null,
     })
@@ -311,58 +325,47 @@ export class IngestJobHandler implements JobHandler {
 
   /**
    * One transaction: the job completes (throws LeaseLostError, rolling back, when another worker
-   * has the job now), the chunks replace the previous ones, the document becomes PROCESSED. When
-   * the run is stale, everything but the job's completion is rolled back.
+   * has the job now), the run's staged chunks are published to the index, the document becomes
+   * PROCESSED. A stale run throws StaleResult, rolling everything back.
    */
   private async commit(
     lease: Lease,
     document: DocumentRecord,
     run: Timestamp,
-    processed: ProcessedDocument,
+    summary: ProcessingSummary,
+    staged: StagedChunks,
     reportedTotal: number,
-    vectors?: readonly Float32Array[],
   ): Promise<void> {
     const { store, clock } = this.deps
     const { companyId, id } = document
-    const total = reportedTotal > 0 ? reportedTotal : processed.pageCount
-    try {
-      await store.transaction(async (tx) => {
-        await lease.completeIn(tx)
-        // Chunks before the document row: the same lock order as a delete, so the two never deadlock.
-        if (!(await indexDocument(tx, companyId, id, processed, clock.now()))) return
-        const embedder = this.deps.embedder
-        if (embedder && vectors) {
-          const drafts = processed.chunks.flatMap((chunk, i) => {
-            const vector = vectors[i]
-            return vector ? [{ idx: chunk.idx, vector }] : []
-          })
-          await tx.chunkVectors.replaceForDocument(companyId, id, embedder.name, drafts)
-        }
-        // After the index write, so that `duration` covers all of the document's processing.
-        const endedAt = clock.now()
-        const written = await tx.knowledgeBase.updateProcessing(
-          companyId,
-          id,
-          { run },
-          {
-            state: 'PROCESSED',
-            errorDetails: '',
-            chunkCount: processed.chunks.length,
-            docPagesCount: processed.pageCount,
-            documentType: processed.documentType,
-            endedAt,
-            duration: secondsBetween(run, endedAt),
-            progressDone: total,
-            progressTotal: total,
-            ...(processed.description === null ? {} : { generatedDescription: processed.description }),
-          },
-        )
-        if (!written) throw new StaleResult(`document ${id} changed while it was processed`)
-      })
-    } catch (error) {
-      if (!(error instanceof StaleResult)) throw error
-      await store.transaction((tx) => lease.completeIn(tx))
-    }
+    const total = reportedTotal > 0 ? reportedTotal : summary.pageCount
+    await store.transaction(async (tx) => {
+      await lease.completeIn(tx)
+      const current = await tx.knowledgeBase.findById(companyId, id)
+      if (current?.kind !== 'document') return
+      // Chunks before the document row: the same lock order as a delete, so the two never deadlock.
+      await staged.publish(tx)
+      // After the index write, so that `duration` covers all of the document's processing.
+      const endedAt = clock.now()
+      const written = await tx.knowledgeBase.updateProcessing(
+        companyId,
+        id,
+        { run },
+        {
+          state: 'PROCESSED',
+          errorDetails: '',
+          chunkCount: staged.count,
+          docPagesCount: summary.pageCount,
+          documentType: summary.documentType,
+          endedAt,
+          duration: secondsBetween(run, endedAt),
+          progressDone: total,
+          progressTotal: total,
+          ...(summary.description === null ? {} : { generatedDescription: summary.description }),
+        },
+      )
+      if (!written) throw new StaleResult(`document ${id} changed while it was processed`)
+    })
   }
 }
 

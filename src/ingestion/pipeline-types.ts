@@ -45,8 +45,9 @@ export interface ChunkDraft {
   readonly postings?: string
 }
 
-export interface ProcessedDocument {
-  readonly chunks: readonly ChunkDraft[]
+/** What processing found besides the chunks (which go to a ChunkSink as they are cut). */
+export interface ProcessingSummary {
+  readonly chunkCount: number
   readonly pageCount: number
   readonly documentType: 'text' | 'image'
   /** ISO 639-1 code detected from the text (`en` when unsure). */
@@ -54,6 +55,17 @@ export interface ProcessedDocument {
   /** Generated description, or null when none was asked for or none could be made. */
   readonly description: string | null
 }
+
+/** A processed document with all of its chunks at once. */
+export interface ProcessedDocument extends Omit<ProcessingSummary, 'chunkCount'> {
+  readonly chunks: readonly ChunkDraft[]
+}
+
+/**
+ * Takes the chunks of a document being processed, a batch at a time, in idx order; processing
+ * waits for it before cutting more, so a huge document is never held as chunks all at once.
+ */
+export type ChunkSink = (chunks: readonly ChunkDraft[], language: string) => Promise<void>
 
 /** Progress reported while processing: units (pages) done of total. */
 export type ProgressReporter = (done: number, total: number) => void

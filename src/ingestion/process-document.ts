@@ -1,10 +1,22 @@
 import { detectLanguage } from '../retrieval/analysis.js'
-import { chunkDocument } from './chunking/chunker.js'
+import { chunksOf } from './chunking/chunker.js'
 import { describeDocument } from './describe.js'
 import { withPostings } from './index-document.js'
 import type { ParsedDocument } from './model.js'
 import { parserFor } from './parsers/registry.js'
-import type { DocumentToProcess, ProcessedDocument, ProgressReporter } from './pipeline-types.js'
+import type {
+  ChunkDraft,
+  ChunkSink,
+  DocumentToProcess,
+  ProcessedDocument,
+  ProcessingSummary,
+  ProgressReporter,
+} from './pipeline-types.js'
+import { tableText } from './table-text.js'
+
+/** Chunks are handed on in batches of at most this many, or this many characters of text. */
+const BATCH_CHUNKS = 500
+const BATCH_CHARS = 1 << 20
 
 /** Characters of text language detection looks at. */
 const LANGUAGE_SAMPLE_CHARS = 20_000
@@ -16,7 +28,10 @@ function languageSample(parsed: ParsedDocument): string {
     let used = 0
     for (const block of parsed.blocks) {
       if (!kinds.has(block.kind)) continue
-      const text = block.kind === 'table' ? block.rows.map((row) => row.cells.join(' ')).join('\n') : block.text
+      const text =
+        block.kind === 'table'
+          ? tableText(block, { cellSeparator: ' ', withHeader: false, limit: LANGUAGE_SAMPLE_CHARS - used })
+          : block.text
       parts.push(text)
       used += text.length + 1
       if (used >= LANGUAGE_SAMPLE_CHARS) break
@@ -31,14 +46,15 @@ function languageSample(parsed: ParsedDocument): string {
  * Parses, analyses and chunks one document, with no store access (it runs in a worker thread):
  * the parser for its sniffed MIME type, language detection (one language per document), the
  * structure-aware chunks with their metadata and postings (the index's term analysis, done here
- * so the commit on the main thread only writes rows), and, when `autoDescription` is on, a
- * generated description. Parser failures propagate as IngestError (an unsupported type is a
- * permanent one).
+ * so the main thread only writes rows), handed to `sink` in batches as they are cut, and, when
+ * `autoDescription` is on, a generated description. Parser failures propagate as IngestError (an
+ * unsupported type is a permanent one).
  */
-export async function processDocument(
+export async function processDocumentInBatches(
   input: DocumentToProcess,
   progress: ProgressReporter,
-): Promise<ProcessedDocument> {
+  sink: ChunkSink,
+): Promise<ProcessingSummary> {
   const parsed = await parserFor(input.mimeType).parse({
     path: input.filePath,
     mimeType: input.mimeType,
@@ -49,21 +65,41 @@ export async function processDocument(
     progress,
   })
   const language = detectLanguage(languageSample(parsed))
-  const chunks = chunkDocument(
-    parsed,
-    {
-      documentId: input.documentId,
-      objectName: input.objectName,
-      filename: input.filename,
-      mimeType: input.mimeType,
-    },
-    { chunkTokens: input.chunkTokens, overlapTokens: input.chunkOverlapTokens },
-  )
-  return {
-    chunks: chunks.map((chunk) => withPostings(chunk, language)),
-    pageCount: parsed.pageCount,
-    documentType: parsed.documentType,
-    language,
-    description: input.autoDescription ? describeDocument(parsed, language) : null,
+  const description = input.autoDescription ? describeDocument(parsed, language) : null
+  const context = {
+    documentId: input.documentId,
+    objectName: input.objectName,
+    filename: input.filename,
+    mimeType: input.mimeType,
   }
+  let batch: ChunkDraft[] = []
+  let batchChars = 0
+  let chunkCount = 0
+  for (const draft of chunksOf(parsed, context, {
+    chunkTokens: input.chunkTokens,
+    overlapTokens: input.chunkOverlapTokens,
+  })) {
+    batch.push(withPostings(draft, language))
+    batchChars += draft.text.length
+    chunkCount += 1
+    if (batch.length >= BATCH_CHUNKS || batchChars >= BATCH_CHARS) {
+      await sink(batch, language)
+      batch = []
+      batchChars = 0
+    }
+  }
+  if (batch.length > 0) await sink(batch, language)
+  return { chunkCount, pageCount: parsed.pageCount, documentType: parsed.documentType, language, description }
+}
+
+/** processDocumentInBatches with every chunk in the result. */
+export async function processDocument(
+  input: DocumentToProcess,
+  progress: ProgressReporter,
+): Promise<ProcessedDocument> {
+  const chunks: ChunkDraft[] = []
+  const { chunkCount: _, ...summary } = await processDocumentInBatches(input, progress, async (batch) => {
+    chunks.push(...batch)
+  })
+  return { ...summary, chunks }
 }

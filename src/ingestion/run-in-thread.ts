@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { IngestError, ingestErrors } from './errors.js'
-import type { DocumentToProcess, ProcessedDocument, ProgressReporter } from './pipeline-types.js'
+import type { ChunkSink, DocumentToProcess, ProcessingSummary, ProgressReporter } from './pipeline-types.js'
 import type { ProcessRequest, ThreadMessage } from './worker-thread.js'
 
 /** A thread is replaced after this many documents, so nothing one document left behind lingers. */
@@ -106,18 +106,46 @@ class ProcessingThread {
   }
 }
 
-/** Runs processDocument somewhere: in a worker thread by default; tests may pass another. */
 /** When a thread is replaced rather than reused (defaults: 320 MiB of heap left, 50 documents). */
 export interface ThreadPolicy {
   readonly maxRetainedHeapBytes?: number
   readonly maxDocuments?: number
 }
 
+/** Runs processDocumentInBatches somewhere: in a worker thread by default; tests may pass another. */
 export type DocumentProcessor = (
   input: DocumentToProcess,
   progress: ProgressReporter,
+  chunks: ChunkSink,
   signal?: AbortSignal,
-) => Promise<ProcessedDocument>
+) => Promise<ProcessingSummary>
+
+/** A time limit that stops counting while paused (the document's time is its own processing, not the store's). */
+class Budget {
+  private timer: NodeJS.Timeout | undefined
+  private resumedAt = 0
+
+  constructor(
+    private remainingMs: number,
+    private readonly expire: () => void,
+  ) {
+    this.resume()
+  }
+
+  pause(): void {
+    clearTimeout(this.timer)
+    this.remainingMs -= Date.now() - this.resumedAt
+  }
+
+  resume(): void {
+    this.resumedAt = Date.now()
+    this.timer = setTimeout(this.expire, Math.max(0, this.remainingMs))
+  }
+
+  stop(): void {
+    clearTimeout(this.timer)
+  }
+}
 
 /**
  * Worker threads that run processDocument, each with the document's limits enforced from
@@ -141,11 +169,13 @@ export class ProcessingThreads {
   }
 
   /**
-   * Processes one document in a thread. Progress messages go to `progress`. Rejects with the
-   * thread's IngestError when processing fails, with a transient IngestError when the thread
-   * crashes, and with `signal.reason` when aborted (the thread is terminated).
+   * Processes one document in a thread. Progress messages go to `progress`, chunks to `chunks`
+   * (the thread waits for each batch to be taken; the time budget does not run meanwhile).
+   * Rejects with the thread's IngestError when processing fails, with a transient IngestError
+   * when the thread crashes, with what `chunks` threw, and with `signal.reason` when aborted (the
+   * thread is terminated).
    */
-  readonly run: DocumentProcessor = async (input, progress, signal) => {
+  readonly run: DocumentProcessor = async (input, progress, chunks, signal) => {
     signal?.throwIfAborted()
     if (this.closed) throw new IngestError('document processing is shutting down', false)
     const thread = this.take(input.limits.memoryMb)
@@ -155,7 +185,7 @@ export class ProcessingThreads {
       await this.discard(thread)
       throw error
     }
-    return this.dispatch(thread, input, progress, signal)
+    return this.dispatch(thread, input, progress, chunks, signal)
   }
 
   /** Ends every thread (shutdown); running documents fail with a transient error. */
@@ -205,34 +235,43 @@ export class ProcessingThreads {
     thread: ProcessingThread,
     input: DocumentToProcess,
     progress: ProgressReporter,
+    chunks: ChunkSink,
     signal: AbortSignal | undefined,
-  ): Promise<ProcessedDocument> {
+  ): Promise<ProcessingSummary> {
     const id = this.nextId++
     const maxHeap = this.policy.maxRetainedHeapBytes ?? MAX_RETAINED_HEAP_BYTES
-    return new Promise<ProcessedDocument>((resolve, reject) => {
+    return new Promise<ProcessingSummary>((resolve, reject) => {
       let settled = false
       const settle = (keepThread: boolean, outcome: () => void) => {
         if (settled) return
         settled = true
-        clearTimeout(budget)
+        budget.stop()
         signal?.removeEventListener('abort', onAbort)
         thread.listen(undefined)
         const after = keepThread ? Promise.resolve(this.release(thread)) : this.discard(thread)
         after.then(outcome, outcome)
       }
-      const budget = setTimeout(
-        () =>
-          settle(false, () =>
-            reject(ingestErrors.limit(`processing took longer than ${seconds(input.limits.timeBudgetMs)} s`)),
-          ),
-        input.limits.timeBudgetMs,
+      const budget = new Budget(input.limits.timeBudgetMs, () =>
+        settle(false, () =>
+          reject(ingestErrors.limit(`processing took longer than ${seconds(input.limits.timeBudgetMs)} s`)),
+        ),
       )
       const onAbort = () => settle(false, () => reject(signal?.reason))
       signal?.addEventListener('abort', onAbort, { once: true })
       thread.listen((event) => {
         if (event.type === 'crash') settle(false, () => reject(event.error))
         else if (event.type === 'progress' && event.id === id) progress(event.done, event.total)
-        else if (event.type === 'done' && event.id === id) {
+        else if (event.type === 'chunks' && event.id === id) {
+          budget.pause()
+          chunks(event.chunks, event.language).then(
+            () => {
+              if (settled) return
+              budget.resume()
+              thread.post({ type: 'chunks-stored', id })
+            },
+            (error: unknown) => settle(false, () => reject(error)),
+          )
+        } else if (event.type === 'done' && event.id === id) {
           settle(event.heapBytes <= maxHeap, () => resolve(event.result))
         } else if (event.type === 'failed' && event.id === id) {
           settle(event.heapBytes <= maxHeap, () => reject(new IngestError(event.message, event.permanent)))

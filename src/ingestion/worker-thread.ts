@@ -2,21 +2,25 @@ import { getHeapStatistics } from 'node:v8'
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { IngestError } from './errors.js'
 import { terminateOcr } from './ocr.js'
-import type { DocumentToProcess, ProcessedDocument } from './pipeline-types.js'
-import { processDocument } from './process-document.js'
+import type { ChunkDraft, DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
+import { processDocumentInBatches } from './process-document.js'
 
-/** What the job side asks a processing thread to do. */
-export interface ProcessRequest {
-  readonly type: 'process'
-  readonly id: number
-  readonly input: DocumentToProcess
-}
+/** What the job side asks a processing thread to do, or tells it: a batch of chunks is stored. */
+export type ProcessRequest =
+  | { readonly type: 'process'; readonly id: number; readonly input: DocumentToProcess }
+  | { readonly type: 'chunks-stored'; readonly id: number }
 
 /** Messages a processing thread posts: ready once its modules are loaded, then per request. */
 export type ThreadMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
-  | { readonly type: 'done'; readonly id: number; readonly result: ProcessedDocument; readonly heapBytes: number }
+  | {
+      readonly type: 'chunks'
+      readonly id: number
+      readonly chunks: readonly ChunkDraft[]
+      readonly language: string
+    }
+  | { readonly type: 'done'; readonly id: number; readonly result: ProcessingSummary; readonly heapBytes: number }
   | {
       readonly type: 'failed'
       readonly id: number
@@ -41,12 +45,20 @@ function heapBytes(): number {
   return statistics.total_heap_size + (statistics.external_memory ?? 0)
 }
 
-async function handle(port: MessagePort, request: ProcessRequest): Promise<void> {
-  const { id, input } = request
+/** The batch of chunks each request waits to see stored before it cuts more. */
+const stored = new Map<number, () => void>()
+
+async function handle(port: MessagePort, id: number, input: DocumentToProcess): Promise<void> {
   let reply: ThreadMessage
   try {
-    const result = await processDocument(input, (done, total) =>
-      port.postMessage({ type: 'progress', id, done, total }),
+    const result = await processDocumentInBatches(
+      input,
+      (done, total) => port.postMessage({ type: 'progress', id, done, total }),
+      (chunks, language) =>
+        new Promise<void>((resolve) => {
+          stored.set(id, resolve)
+          port.postMessage({ type: 'chunks', id, chunks, language } satisfies ThreadMessage)
+        }),
     )
     reply = { type: 'done', id, result, heapBytes: heapBytes() }
   } catch (error) {
@@ -63,7 +75,12 @@ async function handle(port: MessagePort, request: ProcessRequest): Promise<void>
 if (parentPort && (workerData as { lanternProcessing?: unknown } | null)?.lanternProcessing) {
   const port = parentPort
   port.on('message', (request: ProcessRequest) => {
-    if (request.type === 'process') void handle(port, request)
+    if (request.type === 'process') void handle(port, request.id, request.input)
+    else {
+      const resolve = stored.get(request.id)
+      stored.delete(request.id)
+      resolve?.()
+    }
   })
   port.postMessage({ type: 'ready' } satisfies ThreadMessage)
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { DocumentToProcess } from '../../src/ingestion/pipeline-types.js'
+import type { ChunkDraft, DocumentToProcess } from '../../src/ingestion/pipeline-types.js'
 import { ProcessingThreads, type ThreadPolicy } from '../../src/ingestion/run-in-thread.js'
 import { LIMITS } from './text-formats-support.js'
 
@@ -33,8 +33,16 @@ async function threadsFor(count: number, policy?: ThreadPolicy): Promise<number>
   const threads = new ProcessingThreads(policy)
   try {
     for (let n = 0; n < count; n++) {
-      const processed = await threads.run(note(n), () => {})
-      expect(processed.chunks[0]?.text).toContain(`Note ${n}`)
+      const chunks: ChunkDraft[] = []
+      const summary = await threads.run(
+        note(n),
+        () => {},
+        async (batch) => {
+          chunks.push(...batch)
+        },
+      )
+      expect(summary.chunkCount).toBe(chunks.length)
+      expect(chunks[0]?.text).toContain(`Note ${n}`)
     }
     return threads.threadsStarted
   } finally {
@@ -54,5 +62,93 @@ describe('processing threads: reused while healthy, replaced when they hold too 
 
   it('replaces a thread after its number of documents', async () => {
     expect(await threadsFor(4, { maxDocuments: 2 })).toBe(2)
+  }, 60_000)
+})
+
+/** A CSV of `rows` rows: a few thousand rows make more than one batch of chunks. */
+function table(rows: number, timeBudgetMs = LIMITS.timeBudgetMs): DocumentToProcess {
+  const filePath = join(dir, `table-${rows}.csv`)
+  const lines = ['id,city,amount']
+  for (let i = 1; i <= rows; i++) lines.push(`${i},City ${i % 97},${(i * 7) % 1000}.50`)
+  writeFileSync(filePath, `${lines.join('\n')}\n`)
+  return {
+    ...note(0),
+    objectName: '/tables/orders.csv',
+    filename: 'orders.csv',
+    mimeType: 'text/csv',
+    filePath,
+    limits: { ...LIMITS, timeBudgetMs },
+    chunkTokens: 60,
+  }
+}
+
+describe('processing threads: chunks handed over in batches', () => {
+  it('hands a large document over in batches, in idx order, waiting for each to be taken', async () => {
+    const threads = new ProcessingThreads()
+    try {
+      const batches: number[][] = []
+      let taking = false
+      const summary = await threads.run(
+        table(6000),
+        () => {},
+        async (batch, language) => {
+          expect(taking).toBe(false)
+          expect(language).toBe('en')
+          taking = true
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          batches.push(batch.map((chunk) => chunk.idx))
+          taking = false
+        },
+      )
+      const idxs = batches.flat()
+      expect(batches.length).toBeGreaterThan(1)
+      expect(idxs).toEqual(Array.from({ length: summary.chunkCount }, (_, i) => i))
+    } finally {
+      await threads.close()
+    }
+  }, 60_000)
+
+  it('does not count the time a batch takes to be stored against the time budget', async () => {
+    const threads = new ProcessingThreads()
+    try {
+      let batches = 0
+      // Each batch waits longer than the whole budget; processing itself stays well within it.
+      const summary = await threads.run(
+        table(6000, 2000),
+        () => {},
+        async () => {
+          batches += 1
+          await new Promise((resolve) => setTimeout(resolve, 2500))
+        },
+      )
+      expect(batches).toBeGreaterThan(1)
+      expect(summary.chunkCount).toBeGreaterThan(0)
+    } finally {
+      await threads.close()
+    }
+  }, 60_000)
+
+  it('fails the document with the error of a batch that could not be taken', async () => {
+    const threads = new ProcessingThreads()
+    try {
+      await expect(
+        threads.run(
+          table(6000),
+          () => {},
+          async () => {
+            throw new Error('store unavailable')
+          },
+        ),
+      ).rejects.toThrow('store unavailable')
+      // The thread that waited for the batch is not reused; the next document gets a working one.
+      const next = await threads.run(
+        note(9),
+        () => {},
+        async () => {},
+      )
+      expect(next.chunkCount).toBeGreaterThan(0)
+    } finally {
+      await threads.close()
+    }
   }, 60_000)
 })

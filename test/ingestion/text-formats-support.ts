@@ -6,7 +6,14 @@ import { fileURLToPath } from 'node:url'
 import { crc32, deflateRawSync } from 'node:zlib'
 import { afterAll, expect } from 'vitest'
 import { IngestError } from '../../src/ingestion/errors.js'
-import type { IngestLimits, ParsedDocument, ParseInput, Parser } from '../../src/ingestion/model.js'
+import type {
+  IngestLimits,
+  ParsedDocument,
+  ParseInput,
+  Parser,
+  TableBlock,
+  TableRow,
+} from '../../src/ingestion/model.js'
 import { sharedData } from '../support/shared-data.js'
 
 export const LIMITS: IngestLimits = {
@@ -160,4 +167,14 @@ export async function realFilePass(
     }
   }
   return { parsed, rejected }
+}
+
+/** A row as a plain `{ rowNumber, cells }` object (parsers give rows that split their cells when read), for toEqual. */
+export function plainRow(row: TableRow | undefined): { rowNumber: number; cells: readonly string[] } | undefined {
+  return row && { rowNumber: row.rowNumber, cells: row.cells }
+}
+
+/** A table block with plain rows (see plainRow), for toEqual. */
+export function plainTable(table: TableBlock | undefined) {
+  return table && { ...table, rows: table.rows.map((row) => plainRow(row)) }
 }

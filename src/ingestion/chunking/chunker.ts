@@ -73,9 +73,10 @@ function sectionLevel(blocks: readonly Block[]): number {
   return levels.find((level) => (counts.get(level) ?? 0) > 1) ?? levels[0] ?? 1
 }
 
-/** Walks the blocks once, emitting chunks as soon as they are complete. */
+/** Walks the blocks once, giving out chunks as soon as they are complete. */
 class Chunker {
-  readonly chunks: Located[] = []
+  /** Complete chunks not given out yet. */
+  private readonly chunks: Located[] = []
   private readonly budget: number
   private readonly overlap: number
   /** A prose chunk smaller than this continues onto the next page rather than ending alone. */
@@ -100,16 +101,20 @@ class Chunker {
     this.topLevel = sectionLevel(blocks)
   }
 
-  add(block: Block): void {
-    if (block.kind === 'heading') this.heading(block)
+  /** Takes the next block; gives out the chunks that are complete now. */
+  *add(block: Block): Generator<Located> {
+    if (block.kind === 'table') yield* this.table(block)
+    else if (block.kind === 'heading') this.heading(block)
     else if (block.kind === 'paragraph') this.paragraph(block)
-    else if (block.kind === 'table') this.table(block)
     else this.image(block)
+    yield* this.chunks.splice(0)
   }
 
-  finish(): void {
+  /** Gives out the last chunks. */
+  *finish(): Generator<Located> {
     this.flush(false)
     if (!this.covered) this.title()
+    yield* this.chunks.splice(0)
   }
 
   private pathText(): string {
@@ -332,20 +337,22 @@ class Chunker {
     })
   }
 
-  private table(block: TableBlock): void {
+  /** A table's chunks one by one: a million-row table is never held as chunks all at once. */
+  private *table(block: TableBlock): Generator<Located> {
     this.flush(false)
+    yield* this.chunks.splice(0)
     const prefix = this.pathText() || (block.sheet ?? '')
     for (const chunk of chunkTable(block, prefix, this.budget)) {
       const rowIdx = range(chunk.firstRow, chunk.lastRow)
-      this.chunks.push({
+      this.covered = true
+      yield {
         category: 'table',
         text: chunk.text,
         tokens: chunk.tokens,
         pageNumber: block.sheet !== undefined ? `${block.sheet}!${rowIdx}` : pageRange(block.page, block.page),
         rowIdx,
         row: chunk.firstRow,
-      })
-      this.covered = true
+      }
     }
   }
 
@@ -402,30 +409,43 @@ export function chunkDocument(
   context: ChunkingContext,
   options: ChunkingOptions = DEFAULT_CHUNKING,
 ): ChunkDraft[] {
+  return [...chunksOf(parsed, context, options)]
+}
+
+/** The chunks of chunkDocument one at a time, as they are cut. */
+export function* chunksOf(
+  parsed: ParsedDocument,
+  context: ChunkingContext,
+  options: ChunkingOptions = DEFAULT_CHUNKING,
+): Generator<ChunkDraft> {
   const chunker = new Chunker(parsed.blocks, options)
-  for (const block of parsed.blocks) chunker.add(block)
-  chunker.finish()
-  return chunker.chunks.map((chunk, idx): ChunkDraft => {
-    const metadata: Record<string, string | number | boolean> = {
-      document_type: parsed.documentType,
-      filename: context.filename,
-      filetype: context.mimeType,
-      category: chunk.category,
-      idx,
-    }
-    if (chunk.pageNumber !== null) metadata.page_number = chunk.pageNumber
-    if (chunk.imageId !== undefined) metadata.image_id = chunk.imageId
-    if (chunk.row !== undefined) metadata.row = chunk.row
-    metadata.source = context.objectName
-    metadata.academy_file = false
-    metadata.lantern_document_id = context.documentId
-    return {
-      idx,
-      text: chunk.text,
-      tokenCount: chunk.tokens,
-      pageNumber: chunk.pageNumber,
-      rowIdx: chunk.rowIdx,
-      metadata,
-    }
-  })
+  let idx = 0
+  for (const block of parsed.blocks) {
+    for (const chunk of chunker.add(block)) yield draftOf(chunk, idx++, parsed, context)
+  }
+  for (const chunk of chunker.finish()) yield draftOf(chunk, idx++, parsed, context)
+}
+
+function draftOf(chunk: Located, idx: number, parsed: ParsedDocument, context: ChunkingContext): ChunkDraft {
+  const metadata: Record<string, string | number | boolean> = {
+    document_type: parsed.documentType,
+    filename: context.filename,
+    filetype: context.mimeType,
+    category: chunk.category,
+    idx,
+  }
+  if (chunk.pageNumber !== null) metadata.page_number = chunk.pageNumber
+  if (chunk.imageId !== undefined) metadata.image_id = chunk.imageId
+  if (chunk.row !== undefined) metadata.row = chunk.row
+  metadata.source = context.objectName
+  metadata.academy_file = false
+  metadata.lantern_document_id = context.documentId
+  return {
+    idx,
+    text: chunk.text,
+    tokenCount: chunk.tokens,
+    pageNumber: chunk.pageNumber,
+    rowIdx: chunk.rowIdx,
+    metadata,
+  }
 }

@@ -25,9 +25,10 @@ export function rowText(cells: readonly string[]): string {
 /**
  * A table cut into chunks of at most `budget` tokens: rows grouped in order, the `prefix` (heading
  * path or sheet name) and the header row at the top of every chunk. A row too long for one chunk
- * is cut between words, each piece under the header again. Empty rows are skipped.
+ * is cut between words, each piece under the header again. Empty rows are skipped. Chunks come one
+ * at a time: a million-row table is never held as chunks all at once.
  */
-export function chunkTable(table: TableBlock, prefix: string, budget: number): TableChunk[] {
+export function* chunkTable(table: TableBlock, prefix: string, budget: number): Generator<TableChunk> {
   const headerText = table.header ? rowText(table.header) : ''
   // The header may take at most half the budget, so that rows always have room.
   const header = headerText && truncateToTokens(headerText, Math.floor(budget / 2))
@@ -36,13 +37,12 @@ export function chunkTable(table: TableBlock, prefix: string, budget: number): T
   // One token per line break, and a small margin for merges across the joins.
   const room = Math.max(8, budget - headTokens - 2)
 
-  const chunks: TableChunk[] = []
   let lines: RowLine[] = []
   let used = 0
 
   const compose = (group: readonly RowLine[]): string =>
     [head, ...group.map((line) => line.text)].filter(Boolean).join('\n')
-  const emit = (): void => {
+  function* emit(): Generator<TableChunk> {
     while (lines.length) {
       let count = lines.length
       let text = compose(lines)
@@ -53,12 +53,12 @@ export function chunkTable(table: TableBlock, prefix: string, budget: number): T
         text = compose(lines.slice(0, count))
         tokens = countTokens(text)
       }
-      chunks.push({
+      yield {
         text,
         tokens,
         firstRow: (lines[0] as RowLine).rowNumber,
         lastRow: (lines[count - 1] as RowLine).rowNumber,
-      })
+      }
       lines = lines.slice(count)
     }
     used = 0
@@ -70,11 +70,10 @@ export function chunkTable(table: TableBlock, prefix: string, budget: number): T
     const tokens = measure(text, room)
     const pieces = tokens <= room ? [{ text, tokens }] : [...splitToBudget(text, room)]
     for (const piece of pieces) {
-      if (lines.length && used + piece.tokens + 1 > room) emit()
+      if (lines.length && used + piece.tokens + 1 > room) yield* emit()
       lines.push({ rowNumber: row.rowNumber, text: piece.text, tokens: piece.tokens })
       used += piece.tokens + 1
     }
   }
-  emit()
-  return chunks
+  yield* emit()
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { ChunkVectorsRepository, StoredVector, VectorDraft } from '../ports/chunk-vectors.js'
+import type { ChunkVector, ChunkVectorsRepository, StoredVector, VectorDraft } from '../ports/chunk-vectors.js'
 import type { ChunkVectorsTable, Database } from '../schema.js'
 
 const PROCESSED = 'PROCESSED'
@@ -49,21 +49,33 @@ export class KyselyChunkVectorsRepository implements ChunkVectorsRepository {
       .where('document_id', '=', documentId)
       .execute()
     const byIdx = new Map(chunks.map((row) => [Number(row.idx), row.id]))
-    const rows: ChunkVectorsTable[] = []
+    const matched: ChunkVector[] = []
     for (const draft of vectors) {
       const chunkId = byIdx.get(draft.idx)
-      if (!chunkId) continue
-      rows.push({
-        chunk_id: chunkId,
-        company_id: companyId,
-        document_id: documentId,
-        model,
-        dims: draft.vector.length,
-        vector: encodeVector(draft.vector),
-      })
+      if (chunkId) matched.push({ chunkId, vector: draft.vector })
     }
-    for (const batch of batches(rows, VECTOR_BATCH)) await this.db.insertInto('chunk_vectors').values(batch).execute()
-    return rows.length
+    await this.insert(companyId, documentId, model, matched)
+    return matched.length
+  }
+
+  async insert(companyId: string, documentId: string, model: string, vectors: readonly ChunkVector[]): Promise<void> {
+    for (const batch of batches(vectors, VECTOR_BATCH)) {
+      await this.db
+        .insertInto('chunk_vectors')
+        .values(
+          batch.map(
+            ({ chunkId, vector }): ChunkVectorsTable => ({
+              chunk_id: chunkId,
+              company_id: companyId,
+              document_id: documentId,
+              model,
+              dims: vector.length,
+              vector: encodeVector(vector),
+            }),
+          ),
+        )
+        .execute()
+    }
   }
 
   async listForScope(companyId: string, model: string, documentIds: readonly string[] | null): Promise<StoredVector[]> {

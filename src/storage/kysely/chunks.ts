@@ -1,11 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Kysely, Selectable } from 'kysely'
-import type {
-  ChunkMetadata,
-  ChunkRecord,
-  ChunksRepository,
-  ChunkWithPostings,
-  DocumentPosting,
+import {
+  type ChunkMetadata,
+  type ChunkRecord,
+  type ChunksRepository,
+  type ChunkWithPostings,
+  type DocumentPosting,
+  emptyTally,
+  type IndexTally,
 } from '../ports/chunks.js'
 import type { ChunksTable, ChunkTermsTable, Database } from '../schema.js'
 import { recordIndexChanges } from './index-changes.js'
@@ -60,7 +62,19 @@ export class KyselyChunksRepository implements ChunksRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async replaceForDocument(companyId: string, documentId: string, chunks: readonly ChunkWithPostings[]): Promise<void> {
-    const delta = await this.removeDocuments(companyId, [documentId])
+    const tally = emptyTally()
+    // Removals and additions go to the statistics in one write (see applyFrequencies).
+    for (const [term, n] of await this.removeDocuments(companyId, [documentId])) tally.frequencies.set(term, n)
+    await this.stage(companyId, documentId, chunks, tally)
+    await this.publishStaged(companyId, documentId, tally)
+  }
+
+  async stage(
+    companyId: string,
+    documentId: string,
+    chunks: readonly ChunkWithPostings[],
+    tally: IndexTally,
+  ): Promise<void> {
     for (const batch of batches(chunks, CHUNK_BATCH)) {
       await this.db
         .insertInto('chunks')
@@ -68,7 +82,7 @@ export class KyselyChunksRepository implements ChunksRepository {
         .execute()
       await yieldToEventLoop()
     }
-    const sizes = new Map<string, { chunks: number; terms: number }>()
+    const { sizes, frequencies } = tally
     let postings: ChunkTermsTable[] = []
     for (const { chunk, postings: terms } of chunks) {
       const size = sizes.get(chunk.language) ?? { chunks: 0, terms: 0 }
@@ -76,7 +90,7 @@ export class KyselyChunksRepository implements ChunksRepository {
       size.terms += chunk.termCount
       sizes.set(chunk.language, size)
       for (const posting of terms) {
-        delta.set(posting.term, (delta.get(posting.term) ?? 0) + 1)
+        frequencies.set(posting.term, (frequencies.get(posting.term) ?? 0) + 1)
         postings.push({
           company_id: companyId,
           term: posting.term,
@@ -90,17 +104,20 @@ export class KyselyChunksRepository implements ChunksRepository {
           await this.db.insertInto('chunk_terms').values(postings).execute()
           postings = []
           // better-sqlite3 runs each statement synchronously: without a pause, writing a large
-          // document's postings (minutes for a 200,000-row table) would starve every request.
+          // document's postings would starve every request.
           await yieldToEventLoop()
         }
       }
     }
     if (postings.length) await this.db.insertInto('chunk_terms').values(postings).execute()
-    if (sizes.size > 0) {
+  }
+
+  async publishStaged(companyId: string, documentId: string, tally: IndexTally): Promise<void> {
+    if (tally.sizes.size > 0) {
       await this.db
         .insertInto('index_documents')
         .values(
-          [...sizes].map(([language, size]) => ({
+          [...tally.sizes].map(([language, size]) => ({
             company_id: companyId,
             document_id: documentId,
             language,
@@ -110,7 +127,7 @@ export class KyselyChunksRepository implements ChunksRepository {
         )
         .execute()
     }
-    await this.applyFrequencies(companyId, delta)
+    await this.applyFrequencies(companyId, tally.frequencies)
     await recordIndexChanges(this.db, companyId, [documentId])
   }
 
@@ -119,7 +136,10 @@ export class KyselyChunksRepository implements ChunksRepository {
     await recordIndexChanges(this.db, companyId, documentIds)
   }
 
-  /** Deletes the documents' chunks, postings and sizes; returns −(chunks holding it) per term removed. */
+  /**
+   * Deletes the documents' chunks, postings and sizes; returns −(chunks holding it) per term removed
+   * from the statistics, which count published documents only (those with `index_documents` rows).
+   */
   private async removeDocuments(companyId: string, documentIds: readonly string[]): Promise<Map<string, number>> {
     const delta = new Map<string, number>()
     for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
@@ -128,7 +148,13 @@ export class KyselyChunksRepository implements ChunksRepository {
         .innerJoin('chunks as c', 'c.id', 't.chunk_id')
         .select((eb) => ['t.term', eb.fn.countAll<number | string>().as('n')])
         .where('c.company_id', '=', companyId)
-        .where('c.document_id', 'in', ids)
+        .where('c.document_id', 'in', (eb) =>
+          eb
+            .selectFrom('index_documents')
+            .select('document_id')
+            .where('company_id', '=', companyId)
+            .where('document_id', 'in', ids),
+        )
         .groupBy('t.term')
         .execute()
       for (const row of counts) delta.set(row.term, (delta.get(row.term) ?? 0) - Number(row.n))

@@ -13,6 +13,12 @@ export interface VectorDraft {
   readonly vector: Float32Array
 }
 
+/** The vector of a chunk known by id (one being written). */
+export interface ChunkVector {
+  readonly chunkId: string
+  readonly vector: Float32Array
+}
+
 export interface ChunkVectorsRepository {
   /**
    * Replaces every vector of the document's chunks with these (model `model`), matched to the
@@ -24,6 +30,8 @@ export interface ChunkVectorsRepository {
     model: string,
     vectors: readonly VectorDraft[],
   ): Promise<number>
+  /** Adds vectors (model `model`) of chunks of the document that have none yet. */
+  insert(companyId: string, documentId: string, model: string, vectors: readonly ChunkVector[]): Promise<void>
   /**
    * The vectors of model `model` over the company's PROCESSED documents, limited to `documentIds`
    * unless null, sorted by chunk id (so ties break identically on every store).
