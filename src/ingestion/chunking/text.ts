@@ -1,11 +1,41 @@
 import { sentenceSegments } from '../../lib/segments.js'
-import { countTokens } from './tokens.js'
+import { countTokens, countTokensWithin } from './tokens.js'
 
 const HORIZONTAL_SPACE = /[^\S\n]+/g
 const BLANK_LINES = /\n\s*\n+/g
 
+/** Whether each UTF-16 code unit is whitespace (`\s`, which is also what trim() removes). */
+const WHITESPACE = whitespaceTable()
+
+function whitespaceTable(): Uint8Array {
+  const table = new Uint8Array(0x10000)
+  for (let code = 0; code < 0x10000; code++) table[code] = /\s/.test(String.fromCharCode(code)) ? 1 : 0
+  return table
+}
+
+const SPACE = 0x20
+const LINE_FEED = 0x0a
+
+/**
+ * Whether `text` is tidy already: its only whitespace is single spaces (and line feeds if
+ * `lineFeeds`), never two in a row nor at either end. cleanText and oneLine then return it as it
+ * is (no \r, no run to collapse, no space beside a line break, no blank line, nothing to trim),
+ * which parsers give for nearly every paragraph (all those of the SEC filings); the regexes copy it.
+ */
+function isTidy(text: string, lineFeeds: boolean): boolean {
+  let afterSpace = true
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (WHITESPACE[code] === 0) afterSpace = false
+    else if (afterSpace || (code !== SPACE && (code !== LINE_FEED || !lineFeeds))) return false
+    else afterSpace = true
+  }
+  return !afterSpace
+}
+
 /** Runs of spaces and tabs collapsed, lines trimmed, blank lines dropped: text as a chunk shows it. */
 export function cleanText(text: string): string {
+  if (isTidy(text, true)) return text
   return text
     .replace(/\r\n?/g, '\n')
     .replace(HORIZONTAL_SPACE, ' ')
@@ -16,20 +46,31 @@ export function cleanText(text: string): string {
 
 /** All whitespace, newlines included, collapsed to single spaces: for headings and table cells. */
 export function oneLine(text: string): string {
+  if (isTidy(text, false)) return text
   return text.replace(/\s+/g, ' ').trim()
 }
 
 /** Longest run without spaces that is counted whole; longer ones are cut by bytes (BPE is quadratic in a run). */
 const LONG_RUN = 100
-const HAS_LONG_RUN = new RegExp(`\\S{${LONG_RUN + 1}}`)
+
+/** Whether `text` has more than LONG_RUN code units in a row that are not whitespace (/\S{101}/, in one pass). */
+function hasLongRun(text: string): boolean {
+  let run = 0
+  for (let i = 0; i < text.length; i++) {
+    if (WHITESPACE[text.charCodeAt(i)] === 1) run = 0
+    else if (++run > LONG_RUN) return true
+  }
+  return false
+}
 
 /**
- * Tokens of `text` when it may fit in `maxTokens`; infinity, without counting, when it is
- * certainly too long or holds a run without spaces too long to count quickly: the caller then cuts it.
+ * Tokens of `text` when it fits in `maxTokens`; else infinity: without counting when it is
+ * certainly too long or holds a run without spaces too long to count quickly, else as soon as the
+ * count passes `maxTokens`. The caller then cuts it.
  */
 export function measure(text: string, maxTokens: number): number {
-  if (text.length > maxTokens * 8 || HAS_LONG_RUN.test(text)) return Number.POSITIVE_INFINITY
-  return countTokens(text)
+  if (text.length > maxTokens * 8 || hasLongRun(text)) return Number.POSITIVE_INFINITY
+  return countTokensWithin(text, maxTokens)
 }
 
 const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })

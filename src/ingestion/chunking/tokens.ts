@@ -1,5 +1,6 @@
 import { Tiktoken } from 'js-tiktoken/lite'
 import cl100k from 'js-tiktoken/ranks/cl100k_base'
+import { pieceEnd } from './pre-tokenizer.js'
 
 /** The parts of js-tiktoken's encoder the counter reads (public at run time, internal in its types). */
 interface EncoderInternals {
@@ -14,8 +15,6 @@ function cl100kEncoder(): Tiktoken {
   return encoder
 }
 
-/** The pre-tokenizer of cl100k_base: BPE runs inside each of its pieces, never across them. */
-const PIECES = new RegExp(cl100k.pat_str, 'gu')
 const utf8 = new TextEncoder()
 /** Tokens per piece: documents repeat their words, so most pieces are counted once per thread. */
 const pieceTokens = new Map<string, number>()
@@ -24,53 +23,75 @@ const MAX_CACHED_PIECES = 200_000
 
 /**
  * Tokens of one piece, as js-tiktoken's `encode` makes them: the whole piece when it is a token,
- * else the byte-pair merges (lowest rank first) that have a rank.
+ * else the byte-pair merges (lowest rank first, leftmost of equals) that have a rank. Only the
+ * pairs beside a merge change rank, so only theirs are looked up again (js-tiktoken looks up every
+ * pair after each merge).
  */
 function tokensOfPiece(piece: string, ranks: Map<string, number>): number {
   const bytes = utf8.encode(piece)
   if (bytes.length === 1 || ranks.has(bytes.join(','))) return 1
-  const parts = Array.from({ length: bytes.length }, (_, i) => ({ start: i, end: i + 1 }))
-  while (parts.length > 1) {
-    let minRank = -1
+  const rankOf = (start: number, end: number): number =>
+    ranks.get(bytes.subarray(start, end).join(',')) ?? Number.POSITIVE_INFINITY
+  // Part i is bytes[starts[i], starts[i + 1]); pairRanks[i] is the rank of parts i and i + 1 merged.
+  const starts = Array.from({ length: bytes.length + 1 }, (_, i) => i)
+  const pairRanks = Array.from({ length: bytes.length - 1 }, (_, i) => rankOf(i, i + 2))
+  while (pairRanks.length > 0) {
     let at = -1
-    for (let i = 0; i < parts.length - 1; i++) {
-      const rank = ranks.get(
-        bytes.slice((parts[i] as { start: number }).start, (parts[i + 1] as { end: number }).end).join(','),
-      )
-      if (rank !== undefined && (minRank < 0 || rank < minRank)) {
-        minRank = rank
+    let minRank = Number.POSITIVE_INFINITY
+    for (let i = 0; i < pairRanks.length; i++) {
+      if ((pairRanks[i] as number) < minRank) {
+        minRank = pairRanks[i] as number
         at = i
       }
     }
     if (at < 0) break
-    parts[at] = { start: (parts[at] as { start: number }).start, end: (parts[at + 1] as { end: number }).end }
-    parts.splice(at + 1, 1)
+    starts.splice(at + 1, 1)
+    pairRanks.splice(at, 1)
+    if (at > 0) pairRanks[at - 1] = rankOf(starts[at - 1] as number, starts[at + 1] as number)
+    if (at < pairRanks.length) pairRanks[at] = rankOf(starts[at] as number, starts[at + 2] as number)
   }
   let count = 0
-  for (const part of parts) if (ranks.has(bytes.slice(part.start, part.end).join(','))) count++
+  for (let i = 0; i + 1 < starts.length; i++) {
+    if (rankOf(starts[i] as number, starts[i + 1] as number) !== Number.POSITIVE_INFINITY) count++
+  }
   return count
 }
 
 /**
  * Length of `text` in cl100k_base tokens, exactly `encode(text, [], []).length` of js-tiktoken
  * (special-token markers such as `<|endoftext|>` inside a document count as ordinary text), with
- * the count of each pre-tokenizer piece cached: chunking counts the same words many times.
+ * the count of each pre-tokenizer piece cached: chunking counts the same words many times. The
+ * pieces come from pieceEnd: found by hand, by the regex only next to surrogates.
  */
 export function countTokens(text: string): number {
+  return countTokensWithin(text, Number.POSITIVE_INFINITY)
+}
+
+/**
+ * countTokens(text) when it is at most `maxTokens`; else infinity, found without counting the
+ * rest (a long paragraph is measured only to learn that it must be cut into sentences).
+ */
+export function countTokensWithin(text: string, maxTokens: number): number {
   const ranks = (cl100kEncoder() as unknown as EncoderInternals).rankMap
   let count = 0
-  PIECES.lastIndex = 0
-  for (let match = PIECES.exec(text); match !== null; match = PIECES.exec(text)) {
-    const piece = match[0]
-    let tokens = pieceTokens.get(piece)
-    if (tokens === undefined) {
-      tokens = tokensOfPiece(piece, ranks)
-      if (pieceTokens.size >= MAX_CACHED_PIECES) pieceTokens.clear()
-      pieceTokens.set(piece, tokens)
-    }
-    count += tokens
+  // BPE runs inside each pre-tokenizer piece, never across them.
+  for (let start = 0; start < text.length; ) {
+    const end = pieceEnd(text, start)
+    count += cachedTokensOfPiece(text.slice(start, end), ranks)
+    if (count > maxTokens) return Number.POSITIVE_INFINITY
+    start = end
   }
   return count
+}
+
+function cachedTokensOfPiece(piece: string, ranks: Map<string, number>): number {
+  let tokens = pieceTokens.get(piece)
+  if (tokens === undefined) {
+    tokens = tokensOfPiece(piece, ranks)
+    if (pieceTokens.size >= MAX_CACHED_PIECES) pieceTokens.clear()
+    pieceTokens.set(piece, tokens)
+  }
+  return tokens
 }
 
 /** js-tiktoken's own count, without the cache: the reference countTokens must equal (tests). */
