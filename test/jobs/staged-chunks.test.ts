@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { processDocument } from '../../src/ingestion/process-document.js'
 import { StagedChunks, StaleResult } from '../../src/ingestion/staged-chunks.js'
@@ -204,11 +207,12 @@ function paragraphs(word: string, count: number): string {
   ).join('\n\n')
 }
 
+const tempDir = mkdtempSync(join(tmpdir(), 'lantern-staged-'))
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }))
+let tempFiles = 0
+
 async function writeTemp(text: string): Promise<string> {
-  const { mkdtempSync, writeFileSync } = await import('node:fs')
-  const { tmpdir } = await import('node:os')
-  const { join } = await import('node:path')
-  const path = join(mkdtempSync(join(tmpdir(), 'lantern-staged-')), 'doc.md')
+  const path = join(tempDir, `doc-${tempFiles++}.md`)
   writeFileSync(path, text)
   return path
 }
