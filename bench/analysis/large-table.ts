@@ -36,8 +36,7 @@ const USAGE = `npm run bench:analysis-large -- [options]
                   sees once ingestion is done, without waiting for the chunks of a huge table);
                   direct: marked PROCESSED with nothing prepared, so the first question loads
                   the table from the stored file
-  --doc-memory-mb N  LANTERN_DOC_MEMORY_MB of the service (default: the service default, 1024);
-                  chunking a million rows for search needs more than the default
+  --doc-memory-mb N  LANTERN_DOC_MEMORY_MB of the service (default: the service default, 1024)
 ${COMMON_USAGE}`
 
 const REGIONS = ['North', 'South', 'East', 'West', 'Centre', 'Overseas', 'Online', 'Export', 'Islands', 'Mountains']

@@ -33,6 +33,10 @@ function openSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
+  // 64 MiB of page cache instead of 2: a batch of postings dirties pages all over the postings
+  // index, and pages kept in the cache are written once per transaction rather than read back
+  // (400,000 postings in batches of 37,000 went from 14.4 s to 8.9 s).
+  sqlite.pragma('cache_size = -65536')
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   return {
     db,
