@@ -169,8 +169,10 @@ export class ProcessingThreads {
   }
 
   /**
-   * Processes one document in a thread. Progress messages go to `progress`, chunks to `chunks`
-   * (the thread waits for each batch to be taken; the time budget does not run meanwhile).
+   * Processes one document in a thread. Progress messages go to `progress`, chunks to `chunks`,
+   * one batch at a time (the thread cuts the next batch meanwhile, then waits for the batch to be
+   * taken; the time budget does not run while `chunks` works, so it bounds the parsing and most of
+   * the cutting, not the store).
    * Rejects with the thread's IngestError when processing fails, with a transient IngestError
    * when the thread crashes, with what `chunks` threw, and with `signal.reason` when aborted (the
    * thread is terminated).

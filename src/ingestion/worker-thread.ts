@@ -45,21 +45,27 @@ function heapBytes(): number {
   return statistics.total_heap_size + (statistics.external_memory ?? 0)
 }
 
-/** The batch of chunks each request waits to see stored before it cuts more. */
+/** Per request, what tells it that its last batch of chunks is stored. */
 const stored = new Map<number, () => void>()
 
 async function handle(port: MessagePort, id: number, input: DocumentToProcess): Promise<void> {
   let reply: ThreadMessage
+  // The batch being stored: the next one is cut meanwhile and handed over once it is stored, so
+  // processing and the store's writes overlap by one batch and never more.
+  let storing: Promise<void> = Promise.resolve()
   try {
     const result = await processDocumentInBatches(
       input,
       (done, total) => port.postMessage({ type: 'progress', id, done, total }),
-      (chunks, language) =>
-        new Promise<void>((resolve) => {
+      async (chunks, language) => {
+        await storing
+        storing = new Promise<void>((resolve) => {
           stored.set(id, resolve)
           port.postMessage({ type: 'chunks', id, chunks, language } satisfies ThreadMessage)
-        }),
+        })
+      },
     )
+    await storing
     reply = { type: 'done', id, result, heapBytes: heapBytes() }
   } catch (error) {
     reply = { type: 'failed', id, ...describeFailure(error), heapBytes: heapBytes() }
