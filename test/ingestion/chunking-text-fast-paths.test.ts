@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { cleanText, measure, oneLine } from '../../src/ingestion/chunking/text.js'
 import { countTokens } from '../../src/ingestion/chunking/tokens.js'
+import { seededRandom } from '../support/random.js'
 
 /*
  * cleanText and oneLine skip their regexes on text that is tidy already, measure finds long runs
@@ -28,17 +29,6 @@ function expectSame(text: string): void {
   const got = [cleanText(text), oneLine(text)]
   const expected = [referenceCleanText(text), referenceOneLine(text)]
   if (got[0] !== expected[0] || got[1] !== expected[1]) expect({ text, got }).toEqual({ text, got: expected })
-}
-
-/** A small deterministic generator (mulberry32), so failures reproduce. */
-function random(seed: number): (n: number) => number {
-  let state = seed
-  return (n) => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)
-  }
 }
 
 // Every kind of whitespace (\s), often, among letters and a lone surrogate.
@@ -85,7 +75,7 @@ describe('chunk text fast paths', () => {
   })
 
   it('cleans random texts as the regexes do', () => {
-    const next = random(0x7e47)
+    const next = seededRandom(0x7e47)
     for (let i = 0; i < 50_000; i++) {
       let text = ''
       for (let j = 1 + next(12); j > 0; j--) text += ALPHABET[next(ALPHABET.length)]
@@ -108,7 +98,7 @@ describe('chunk text fast paths', () => {
   })
 
   it('counts a text that fits its budget exactly, and stops counting one that does not', () => {
-    const next = random(0x3ea5)
+    const next = seededRandom(0x3ea5)
     const words = ['Net', 'sales', 'rose', '3.5%', 'to', '$32,765', 'million', '—', 'naïve', '東京', '😀', "it's", '\n']
     for (let i = 0; i < 5_000; i++) {
       const text = Array.from({ length: 1 + next(60) }, () => words[next(words.length)]).join(next(4) ? ' ' : '  ')

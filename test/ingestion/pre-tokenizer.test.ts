@@ -4,6 +4,7 @@ import cl100k from 'js-tiktoken/ranks/cl100k_base'
 import { describe, expect, it } from 'vitest'
 import { handMadePieceEnd, pieces } from '../../src/ingestion/chunking/pre-tokenizer.js'
 import { countTokens, countTokensUncached } from '../../src/ingestion/chunking/tokens.js'
+import { seededRandom } from '../support/random.js'
 
 /*
  * pieces() must split every text exactly as cl100k_base's regex does (token counts, and so every
@@ -19,17 +20,6 @@ function expectSamePieces(text: string): void {
   // One expect per text would be slow over hundreds of thousands of texts.
   if (got.length !== expected.length || got.some((piece, i) => piece !== expected[i])) {
     expect({ text, got }).toEqual({ text, got: expected })
-  }
-}
-
-/** A small deterministic generator (mulberry32), so failures reproduce. */
-function random(seed: number): (n: number) => number {
-  let state = seed
-  return (n) => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)
   }
 }
 
@@ -121,7 +111,7 @@ describe('cl100k pre-tokenizer by hand', () => {
   })
 
   it('splits random texts as the regex does, and counts their tokens as js-tiktoken does', () => {
-    const next = random(0xc1100)
+    const next = seededRandom(0xc1100)
     for (let i = 0; i < 20_000; i++) {
       const text = randomText(next, 1 + next(40), next(2) ? 0 : 30)
       expectSamePieces(text)

@@ -178,3 +178,8 @@ export function plainRow(row: TableRow | undefined): { rowNumber: number; cells:
 export function plainTable(table: TableBlock | undefined) {
   return table && { ...table, rows: table.rows.map((row) => plainRow(row)) }
 }
+
+/** Blocks with the rows of their tables plain (see plainRow), for toEqual. */
+export function plainBlocks(blocks: readonly Block[]) {
+  return blocks.map((block) => (block.kind === 'table' ? plainTable(block) : block))
+}

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { countTokens, countTokensUncached } from '../../src/ingestion/chunking/tokens.js'
+import { seededRandom } from '../support/random.js'
 
 /*
  * countTokens merges the bytes of a piece it has not seen yet by itself (looking up only the pairs
  * a merge changes): on words it has never met it must count what js-tiktoken encodes.
  */
-
-/** A small deterministic generator (mulberry32), so failures reproduce. */
-function random(seed: number): (n: number) => number {
-  let state = seed
-  return (n) => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)
-  }
-}
 
 // Runs from each: repeated letters make merges of equal rank (the leftmost must win).
 const ALPHABETS = [
@@ -34,7 +24,7 @@ const ALPHABETS = [
 
 describe('token counts of unseen pieces', () => {
   it('count what js-tiktoken encodes for long and repetitive words', () => {
-    const next = random(0xb9e)
+    const next = seededRandom(0xb9e)
     for (let i = 0; i < 3_000; i++) {
       const alphabet = Array.from(ALPHABETS[next(ALPHABETS.length)] as string)
       let word = ''

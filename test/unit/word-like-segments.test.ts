@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { followsRootWordRules, isPlainText, wordLikeSegments, wordSegments } from '../../src/lib/segments.js'
 import { SUPPORTED_LANGUAGES } from '../../src/retrieval/languages.js'
+import { seededRandom } from '../support/random.js'
 
 /*
  * wordLikeSegments must give exactly the word-like segments of wordSegments (what term analysis
@@ -17,17 +18,6 @@ const fast = (segmenter: Intl.Segmenter, text: string): Segments =>
   [...wordLikeSegments(segmenter, text)].map(({ segment, index }) => ({ segment, index }))
 const reference = (segmenter: Intl.Segmenter, text: string): Segments =>
   [...wordSegments(segmenter, text)].filter((s) => s.isWordLike).map(({ segment, index }) => ({ segment, index }))
-
-/** A small deterministic generator (mulberry32), so failures reproduce. */
-function random(seed: number): (n: number) => number {
-  let state = seed
-  return (n) => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)
-  }
-}
 
 // Weighted toward what joins or splits words; the last line is outside the hand-made alphabet.
 const ALPHABET = [
@@ -115,7 +105,7 @@ describe('word-like segments without Intl.Segmenter', () => {
 
   it.each(LOCALES)('gives the same words as Intl.Segmenter on random short texts, locale %s', (locale) => {
     const segmenter = wordSegmenter(locale)
-    const next = random(0x5eed)
+    const next = seededRandom(0x5eed)
     for (let i = 0; i < 4000; i++) {
       const text = randomText(next, 1 + next(30), 15)
       const got = fast(segmenter, text)
@@ -125,7 +115,7 @@ describe('word-like segments without Intl.Segmenter', () => {
   })
 
   it('gives the same words on long texts mixing slices by hand and slices by Intl.Segmenter', () => {
-    const next = random(29)
+    const next = seededRandom(29)
     for (let i = 0; i < 20; i++) {
       // Long enough for several slices; rare outside characters send only some slices to ICU.
       const text = randomText(next, 20_000 + next(20_000), 1)
