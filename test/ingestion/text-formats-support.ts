@@ -7,6 +7,7 @@ import { crc32, deflateRawSync } from 'node:zlib'
 import { afterAll, expect } from 'vitest'
 import { IngestError } from '../../src/ingestion/errors.js'
 import type {
+  Block,
   IngestLimits,
   ParsedDocument,
   ParseInput,
