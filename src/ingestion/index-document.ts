@@ -49,10 +49,7 @@ export function indexed(
   language: string,
   createdAt: Timestamp,
 ) {
-  const computed = draft.postings === undefined || draft.termCount === undefined
-  const fresh = computed ? postingsOf(draft.text, language) : undefined
-  const termCount = fresh ? fresh.termCount : (draft.termCount as number)
-  const encoded = draft.postings
+  const { postings: encoded = '', termCount = 0 } = withPostings(draft, language)
   const chunk: ChunkWithPostings = {
     chunk: {
       id: newId(),
@@ -71,8 +68,7 @@ export function indexed(
     // Decoded when the store writes them, a batch at a time, not all at once for the document.
     // The index reads postings in order of their BM25 term-frequency part, computed once here.
     get postings() {
-      const postings = fresh ? fresh.postings : decodePostings(encoded ?? '')
-      return postings.map(({ term, tf }) => ({ term, tf, impact: impactOf(tf, termCount) }))
+      return decodePostings(encoded).map(({ term, tf }) => ({ term, tf, impact: impactOf(tf, termCount) }))
     },
   }
   return chunk
