@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { ChunkVector, ChunkVectorsRepository, StoredVector, VectorDraft } from '../ports/chunk-vectors.js'
 import type { ChunkVectorsTable, Database } from '../schema.js'
+import { batches } from './batches.js'
 
 const PROCESSED = 'PROCESSED'
 // Rows per INSERT (6 parameters each) and ids per IN list: far below both engines' limits.
@@ -20,12 +21,6 @@ export function decodeVector(bytes: Uint8Array, dims: number): Float32Array {
   const vector = new Float32Array(dims)
   for (let i = 0; i < dims; i++) vector[i] = view.getFloat32(i * 4, true)
   return vector
-}
-
-function batches<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = []
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size))
-  return result
 }
 
 export class KyselyChunkVectorsRepository implements ChunkVectorsRepository {

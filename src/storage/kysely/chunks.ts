@@ -10,6 +10,7 @@ import {
   type IndexTally,
 } from '../ports/chunks.js'
 import type { ChunksTable, ChunkTermsTable, Database } from '../schema.js'
+import { batches } from './batches.js'
 import { recordIndexChanges } from './index-changes.js'
 
 // Rows per INSERT: far below the bound-parameter limits of both engines (SQLite 32766, pg 65535).
@@ -50,12 +51,6 @@ function toRow(chunk: ChunkRecord): ChunksTable {
     language: chunk.language,
     created_at: chunk.createdAt,
   }
-}
-
-function batches<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = []
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size))
-  return result
 }
 
 export class KyselyChunksRepository implements ChunksRepository {

@@ -12,16 +12,11 @@ import type {
   SearchRepository,
 } from '../ports/search.js'
 import type { Database } from '../schema.js'
+import { batches } from './batches.js'
 
 const PROCESSED = 'PROCESSED'
 // Ids per IN list: far below the bound-parameter limits of both engines.
 const ID_BATCH = 500
-
-function batches<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = []
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size))
-  return result
-}
 
 interface PostingRow {
   term: string
