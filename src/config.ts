@@ -55,7 +55,15 @@ export interface Config {
    * (least recently used company dropped first); 0 searches the store directly.
    */
   readonly searchIndexMb: number
+  /**
+   * Where the text layer of PDFs is read: `auto` uses MuPDF's `mutool` when it is installed and
+   * pdf.js otherwise, `mutool` requires it, `pdfjs` never uses it.
+   */
+  readonly pdfText: PdfTextSource
 }
+
+export const PDF_TEXT_SOURCES = ['auto', 'mutool', 'pdfjs'] as const
+export type PdfTextSource = (typeof PDF_TEXT_SOURCES)[number]
 
 /** LANTERN_EMBEDDINGS and LANTERN_EMBEDDINGS_*: which embedding model, if any, vectors come from. */
 export type EmbeddingsConfig =
@@ -133,6 +141,7 @@ const KNOWN_VARIABLES = new Set([
   'LANTERN_ANALYSIS_MEMORY_MB',
   'LANTERN_ANALYSIS_CACHE_MB',
   'LANTERN_SEARCH_INDEX_MB',
+  'LANTERN_PDF_TEXT',
   // Read by the API client commands (`lantern ingest`), not by the service.
   'LANTERN_CLIENT_ID',
   'LANTERN_CLIENT_SECRET',
@@ -234,6 +243,14 @@ function onnxModelDir(raw: string): string {
   return dir
 }
 
+function pdfText(env: Env): PdfTextSource {
+  const raw = env.LANTERN_PDF_TEXT?.trim() || 'auto'
+  if (!(PDF_TEXT_SOURCES as readonly string[]).includes(raw)) {
+    throw new ConfigError(`LANTERN_PDF_TEXT must be one of ${PDF_TEXT_SOURCES.join(', ')}, got "${raw}"`)
+  }
+  return raw as PdfTextSource
+}
+
 function embeddings(env: Env): EmbeddingsConfig {
   const timeoutMs = integer(env, 'LANTERN_EMBEDDINGS_TIMEOUT_MS', 30_000, 100, 600_000)
   const kind = env.LANTERN_EMBEDDINGS?.trim() || 'none'
@@ -295,6 +312,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     analysisMemoryMb: integer(env, 'LANTERN_ANALYSIS_MEMORY_MB', 1024, 64, 65_536),
     analysisCacheMb: integer(env, 'LANTERN_ANALYSIS_CACHE_MB', 2048, 16, 1_048_576),
     searchIndexMb: integer(env, 'LANTERN_SEARCH_INDEX_MB', 1024, 0, 1_048_576),
+    pdfText: pdfText(env),
     ...overrides,
   }
   if (config.chunkOverlapTokens >= config.chunkTokens) {

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { BenchApi, HttpError } from '../support/api.js'
 import { requireData } from '../support/data.js'
-import { COMMON_USAGE, parseOptions } from '../support/options.js'
+import { COMMON_USAGE, parseOptions, serverOptions, settingsLine } from '../support/options.js'
 import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
 import { BenchServer } from '../support/server.js'
@@ -73,13 +73,9 @@ async function main(): Promise<void> {
   const loadAtStart = load()
   console.log(`${machineLine(host)}; load average ${loadAtStart}`)
 
-  const server = await BenchServer.start({
-    runtime: common.runtime,
-    workers: common.workers,
-    keep: common.keep,
-    logLevel: 'info',
-    env: { LANTERN_DOC_TIME_BUDGET_MS: String(budgetMs), LANTERN_JOB_LEASE_MS: String(leaseMs) },
-  })
+  const server = await BenchServer.start(
+    serverOptions(common, { LANTERN_DOC_TIME_BUDGET_MS: String(budgetMs), LANTERN_JOB_LEASE_MS: String(leaseMs) }),
+  )
   const started = Date.now()
   const results: FileResult[] = []
   const tracked = new Map<FileResult, Tracked>()
@@ -154,9 +150,8 @@ async function main(): Promise<void> {
   results.sort((a, b) => a.path.localeCompare(b.path))
   const markdown = render(results, {
     host: `${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
-    workers: common.workers,
     budgetS: budgetMs / 1000,
-    loader: common.loader ?? 'service default',
+    settings: settingsLine(common),
     elapsedS,
     peak: server.rss.available ? mib(server.rss.peakHwmBytes) : 'n/a (no /proc)',
     peakAtS: (server.rss.peakRssAt - started) / 1000,
@@ -178,9 +173,9 @@ async function main(): Promise<void> {
 
 interface RunInfo {
   readonly host: string
-  readonly workers: number
   readonly budgetS: number
-  readonly loader: string
+  /** Workers, loader and PDF text source of the service. */
+  readonly settings: string
   readonly elapsedS: number
   readonly peak: string
   /** Documents being processed when the sampled RSS peaked. */
@@ -226,7 +221,7 @@ function render(results: readonly FileResult[], run: RunInfo): string {
   const ok = count(results, 'STUCK') + count(results, 'UNFINISHED') === 0 && run.crashed === 'no'
   return [
     `- Machine: ${run.host}`,
-    `- Settings: ${run.workers} workers, time budget ${run.budgetS} s per document, loader ${run.loader}.`,
+    `- Settings: ${run.settings}, time budget ${run.budgetS} s per document.`,
     `- Wall time ${round(run.elapsedS)} s; peak RSS of the service (VmHWM) ${run.peak}; service exited during the run: ${run.crashed}; ` +
       `error-level log lines: ${run.errorLines}.`,
     `- The sampled RSS peaked ${round(run.peakAtS)} s after the first upload, with ${

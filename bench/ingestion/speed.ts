@@ -10,7 +10,7 @@ import { basename, join, resolve } from 'node:path'
 import { BenchApi } from '../support/api.js'
 import { requireData } from '../support/data.js'
 import { writeLargePdf } from '../support/large-pdf.js'
-import { COMMON_USAGE, type CommonOptions, parseOptions } from '../support/options.js'
+import { COMMON_USAGE, type CommonOptions, parseOptions, serverOptions, settingsLine } from '../support/options.js'
 import { hasPoppler, POPPLER_HINT, pdfPages, timePdftotext } from '../support/poppler.js'
 import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
@@ -66,12 +66,7 @@ interface LanternRun {
 }
 
 async function lanternRun(label: string, pdfs: readonly Pdf[], common: CommonOptions): Promise<LanternRun> {
-  const server = await BenchServer.start({
-    runtime: common.runtime,
-    workers: common.workers,
-    keep: common.keep,
-    logLevel: 'info',
-  })
+  const server = await BenchServer.start(serverOptions(common))
   const docs = new Map<Pdf, Tracked>()
   let crashed = false
   let errorLogLines = 0
@@ -267,9 +262,7 @@ function render(r: Report): string {
   const lanternRate = perSecond(run.pages, run.elapsedMs)
   const lines = [
     `- Machine: ${r.host}`,
-    `- Files: ${r.pdfs.length} of ${r.total} PDFs, ${r.pages} pages (pdfinfo); ${common.workers} workers; loader ${
-      common.loader ?? 'service default'
-    }.`,
+    `- Files: ${r.pdfs.length} of ${r.total} PDFs, ${r.pages} pages (pdfinfo); ${settingsLine(common)}.`,
     '',
   ]
   const rows: Array<Array<string | number>> = [

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { BenchApi } from '../support/api.js'
 import { Bag, coverage, missingWords, pagesOf } from '../support/coverage.js'
 import { requireData } from '../support/data.js'
-import { COMMON_USAGE, parseOptions } from '../support/options.js'
+import { COMMON_USAGE, parseOptions, serverOptions, settingsLine } from '../support/options.js'
 import { hasPoppler, POPPLER_HINT, pdfText } from '../support/poppler.js'
 import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
@@ -100,12 +100,7 @@ async function main(): Promise<void> {
   const loadAtStart = load()
   console.log(`${machineLine(host)}; load average ${loadAtStart}`)
 
-  const server = await BenchServer.start({
-    runtime: common.runtime,
-    workers: common.workers,
-    keep: common.keep,
-    logLevel: 'info',
-  })
+  const server = await BenchServer.start(serverOptions(common))
   const docs = new Map<string, Tracked>()
   const pagesByDoc = new Map<string, Map<number, string[]>>()
   const started = Date.now()
@@ -170,8 +165,7 @@ async function main(): Promise<void> {
     host: `${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
     threshold,
     docs: docNames.length,
-    workers: common.workers,
-    loader: common.loader ?? 'service default',
+    settings: settingsLine(common),
     peak: mib(server.rss.peakHwmBytes),
     notProcessed: [...docs.entries()]
       .filter(([, doc]) => doc.outcome !== 'PROCESSED')
@@ -186,8 +180,8 @@ interface RunInfo {
   readonly host: string
   readonly threshold: number
   readonly docs: number
-  readonly workers: number
-  readonly loader: string
+  /** Workers, loader and PDF text source of the service. */
+  readonly settings: string
   readonly peak: string
   readonly notProcessed: readonly string[]
 }
@@ -219,8 +213,7 @@ function render(scored: readonly Scored[], run: RunInfo): string {
   const share = passed.length / Math.max(1, scored.length)
   return [
     `- Machine: ${run.host}`,
-    `- Passages: ${scored.length} evidence items of ${run.docs} documents; ${run.workers} workers; loader ${run.loader}; ` +
-      `peak RSS ${run.peak}.`,
+    `- Passages: ${scored.length} evidence items of ${run.docs} documents; ${run.settings}; ` + `peak RSS ${run.peak}.`,
     `- Coverage = multiset token coverage (lower-cased alphanumeric words; a word counts at most as often as it occurs ` +
       `on the page); a passage is found when coverage ≥ ${run.threshold}.`,
     '',

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util'
-import type { ServerRuntime } from './server.js'
+import type { ServerOptions, ServerRuntime } from './server.js'
 
 /** Options every ingestion benchmark takes. */
 export interface CommonOptions {
@@ -8,6 +8,8 @@ export interface CommonOptions {
   readonly timeoutMs: number
   readonly keep: boolean
   readonly loader: 'STANDARD' | 'ADVANCED' | undefined
+  /** LANTERN_PDF_TEXT of the service; undefined: its default (`auto`). */
+  readonly pdfText: 'auto' | 'mutool' | 'pdfjs' | undefined
 }
 
 /** Parsed option values by name. */
@@ -18,6 +20,7 @@ const COMMON = {
   workers: { type: 'string', default: '2' },
   'timeout-min': { type: 'string' },
   loader: { type: 'string' },
+  'pdf-text': { type: 'string' },
   keep: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const
@@ -26,6 +29,7 @@ export const COMMON_USAGE = `  --server dist|source   run the built service (def
   --workers N            LANTERN_WORKERS of the service (default 2)
   --timeout-min M        overall time limit of the run
   --loader STANDARD|ADVANCED   loader_type sent with every upload (default: the service's default)
+  --pdf-text auto|mutool|pdfjs LANTERN_PDF_TEXT of the service (default: the service's default, auto)
   --keep                 keep the temporary data folder (database, server.log)`
 
 function positive(name: string, raw: string): number {
@@ -55,16 +59,37 @@ export function parseOptions(
     if (loader !== undefined && loader !== 'STANDARD' && loader !== 'ADVANCED') {
       throw new Error(`--loader must be STANDARD or ADVANCED, got "${values.loader}"`)
     }
+    const pdfText = values['pdf-text'] === undefined ? undefined : String(values['pdf-text'])
+    if (pdfText !== undefined && pdfText !== 'auto' && pdfText !== 'mutool' && pdfText !== 'pdfjs') {
+      throw new Error(`--pdf-text must be auto, mutool or pdfjs, got "${pdfText}"`)
+    }
     const common: CommonOptions = {
       runtime: server,
       workers: positive('workers', String(values.workers)),
       timeoutMs: positive('timeout-min', String(values['timeout-min'] ?? defaultTimeoutMin)) * 60_000,
       keep: Boolean(values.keep),
       loader,
+      pdfText,
     }
     return { common, values }
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage}`)
     process.exit(2)
   }
+}
+
+/** How an ingestion benchmark starts its service: the common options, request logs, `env` added. */
+export function serverOptions(common: CommonOptions, env: Readonly<Record<string, string>> = {}): ServerOptions {
+  return {
+    runtime: common.runtime,
+    workers: common.workers,
+    keep: common.keep,
+    logLevel: 'info',
+    env: { ...(common.pdfText ? { LANTERN_PDF_TEXT: common.pdfText } : {}), ...env },
+  }
+}
+
+/** The service settings a report line names. */
+export function settingsLine(common: CommonOptions): string {
+  return `${common.workers} workers; loader ${common.loader ?? 'service default'}; PDF text ${common.pdfText ?? 'service default (auto)'}`
 }

@@ -56,13 +56,15 @@ function newestSource(dir: string): number {
 }
 
 function entryArgs(runtime: ServerRuntime): string[] {
-  if (runtime === 'source') return ['--import', 'tsx', join(ROOT, 'src/cli/index.ts'), 'serve']
+  // BENCH_NODE_ARGS: extra node options for the service only, e.g. "--cpu-prof --cpu-prof-dir=.tmp/prof".
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(/\s+/u).filter(Boolean) ?? []
+  if (runtime === 'source') return [...nodeArgs, '--import', 'tsx', join(ROOT, 'src/cli/index.ts'), 'serve']
   const built = join(ROOT, 'dist/cli/index.js')
   if (!existsSync(built)) throw new Error(`${built} does not exist: run "npm run build" first, or pass --server source`)
   if (newestSource(join(ROOT, 'src')) > statSync(built).mtimeMs) {
     console.warn('warning: src/ has files newer than dist/; run "npm run build" to measure the current code')
   }
-  return [built, 'serve']
+  return [...nodeArgs, built, 'serve']
 }
 
 /**

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import type { Config } from '../config.js'
+import { type Config, ConfigError, type PdfTextSource } from '../config.js'
 import { detectMimeType, documentTypeOf } from '../domain/knowledge-base/file-types.js'
 import type { JobFailure, JobHandler, Lease } from '../jobs/handler.js'
 import { type Clock, type Timestamp, timestampToMillis } from '../lib/clock.js'
@@ -12,6 +12,7 @@ import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { Repositories, Store } from '../storage/store.js'
 import { IngestError } from './errors.js'
 import type { IngestLimits } from './model.js'
+import { mutoolRuns } from './parsers/pdf-mutool.js'
 import type { DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
 import { type DocumentProcessor, ProcessingThreads } from './run-in-thread.js'
 import { StagedChunks, StaleResult } from './staged-chunks.js'
@@ -25,6 +26,8 @@ export interface IngestSettings {
   readonly tempDir: string
   readonly limits: IngestLimits
   readonly ocrLanguages: readonly string[]
+  /** MuPDF's `mutool` for the text layer of PDFs, or null for pdf.js (LANTERN_PDF_TEXT). */
+  readonly mutool: string | null
   readonly chunkTokens: number
   readonly chunkOverlapTokens: number
   /** Progress is written to the document at most this often. */
@@ -44,10 +47,23 @@ export function ingestSettings(config: Config): IngestSettings {
       memoryMb: config.docMemoryMb,
     },
     ocrLanguages: config.ocrLanguages,
+    mutool: mutoolFor(config.pdfText),
     chunkTokens: config.chunkTokens,
     chunkOverlapTokens: config.chunkOverlapTokens,
     progressIntervalMs: 500,
   }
+}
+
+/** The mutool command LANTERN_PDF_TEXT asks for; `mutool` on a machine without one is a configuration error. */
+function mutoolFor(source: PdfTextSource): string | null {
+  if (source === 'pdfjs') return null
+  if (mutoolRuns()) return 'mutool'
+  if (source === 'mutool') {
+    throw new ConfigError(
+      'LANTERN_PDF_TEXT is mutool, but no mutool that writes stext.json (mupdf-tools ≥ 1.19) runs here',
+    )
+  }
+  return null
 }
 
 export interface IngestJobDeps {
@@ -317,6 +333,7 @@ export class IngestJobHandler implements JobHandler {
       },
       limits: settings.limits,
       ocrLanguages: settings.ocrLanguages,
+      mutool: settings.mutool,
       autoDescription: document.autoDescription && document.descriptionType === 'ai',
       chunkTokens: settings.chunkTokens,
       chunkOverlapTokens: settings.chunkOverlapTokens,

@@ -86,6 +86,8 @@ export interface ParseInput {
   readonly limits: IngestLimits
   /** OCR languages, tesseract codes (`eng`, `fra`…). */
   readonly ocrLanguages: readonly string[]
+  /** MuPDF's `mutool` command for the text layer of PDFs; absent or null: pdf.js reads it. */
+  readonly mutool?: string | null
   /** Reports progress in pages (or other units) done of total. */
   readonly progress: (done: number, total: number) => void
 }

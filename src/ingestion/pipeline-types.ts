@@ -17,6 +17,8 @@ export interface DocumentToProcess {
   readonly options: ParseOptions
   readonly limits: IngestLimits
   readonly ocrLanguages: readonly string[]
+  /** MuPDF's `mutool` for the text layer of PDFs; null: pdf.js. */
+  readonly mutool: string | null
   /** Generate a description (description_type `ai`). */
   readonly autoDescription: boolean
   /** Chunk size in tokens (cl100k) and overlap. */

@@ -62,6 +62,7 @@ export async function processDocumentInBatches(
     options: input.options,
     limits: input.limits,
     ocrLanguages: input.ocrLanguages,
+    mutool: input.mutool,
     progress,
   })
   const language = detectLanguage(languageSample(parsed))

@@ -1,9 +1,12 @@
 import { join } from 'node:path'
 import PDFDocument from 'pdfkit'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Block, ParsedDocument } from '../../src/ingestion/model.js'
+import { loadConfig } from '../../src/config.js'
+import { ingestSettings } from '../../src/ingestion/ingest-job.js'
+import type { Block, ParsedDocument, ParseInput } from '../../src/ingestion/model.js'
 import { terminateOcr } from '../../src/ingestion/ocr.js'
 import { createPdfParser, pdfParser } from '../../src/ingestion/parsers/pdf.js'
+import { mutoolRuns } from '../../src/ingestion/parsers/pdf-mutool.js'
 import { parserFor } from '../../src/ingestion/parsers/registry.js'
 import { allText, fakeOcr, ingestFailure, manifestTags, textImage, withTimeout } from './ocr-support.js'
 import {
@@ -67,11 +70,27 @@ function blocksOn(doc: ParsedDocument, page: number): Block[] {
   return doc.blocks.filter((block) => block.page === page)
 }
 
-describe('PDF parser', () => {
+/**
+ * Every behaviour holds with either text layer: MuPDF's mutool (when installed; CI installs
+ * mupdf-tools) and pdf.js, which is also the fallback for documents mutool cannot read.
+ */
+const mutoolInstalled = mutoolRuns()
+if (!mutoolInstalled) console.warn('mutool (mupdf-tools) is not installed: the PDF tests run with pdf.js text only')
+
+describe.each([
+  { source: 'pdf.js', mutool: null },
+  { source: 'mutool', mutool: mutoolInstalled ? 'mutool' : undefined },
+])('PDF parser ($source text layer)', ({ mutool }) => {
+  if (mutool === undefined) return
+  const sourceInput = (path: string, mimeType: string, overrides: Partial<ParseInput> = {}): ParseInput =>
+    inputFor(path, mimeType, { mutool, ...overrides })
+
   it('reads text per page in reading order, with headings, paragraphs, tables, title and progress', async () => {
     const path = await file('report.pdf', await reportPdf())
     const progress: [number, number][] = []
-    const doc = await pdfParser.parse(inputFor(path, PDF, { progress: (done, total) => progress.push([done, total]) }))
+    const doc = await pdfParser.parse(
+      sourceInput(path, PDF, { progress: (done, total) => progress.push([done, total]) }),
+    )
     expect(doc.pageCount).toBe(3)
     expect(doc.documentType).toBe('text')
     expect(doc.title).toBe('Quarterly Report 2024')
@@ -115,7 +134,7 @@ describe('PDF parser', () => {
         doc.image(png, 36, 36, { width: 540 })
       }),
     )
-    const doc = await pdfParser.parse(inputFor(path, PDF))
+    const doc = await pdfParser.parse(sourceInput(path, PDF))
     expect(doc.pageCount).toBe(2)
     expect(blocksOn(doc, 1)).toEqual([
       { kind: 'paragraph', text: 'This first page has a real text layer that is long enough.', page: 1 },
@@ -141,11 +160,11 @@ describe('PDF parser', () => {
       }),
     )
     const ocr = fakeOcr('Embedded chart label')
-    const standard = await createPdfParser(ocr).parse(inputFor(path, PDF))
+    const standard = await createPdfParser(ocr).parse(sourceInput(path, PDF))
     expect(ocr.calls).toHaveLength(0)
     expect(standard.blocks.map((block) => block.kind)).toEqual(['paragraph'])
     const advanced = await createPdfParser(ocr).parse(
-      inputFor(path, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.1 } }),
+      sourceInput(path, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.1 } }),
     )
     expect(ocr.calls).toHaveLength(1)
     expect(ocr.calls[0]?.options).toEqual({ rotate: 0, flip: false })
@@ -163,12 +182,12 @@ describe('PDF parser', () => {
       }),
     )
     const overScan = await createPdfParser(ocr).parse(
-      inputFor(searchable, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.1 } }),
+      sourceInput(searchable, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.1 } }),
     )
     expect(ocr.calls).toHaveLength(0)
     expect(overScan.blocks.map((block) => block.kind)).toEqual(['paragraph'])
     await createPdfParser(ocr).parse(
-      inputFor(path, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.001 } }),
+      sourceInput(path, PDF, { options: { loaderType: 'ADVANCED', csvDelimiter: null, imageMinSizeRatio: 0.001 } }),
     )
     expect(ocr.calls).toHaveLength(2)
   })
@@ -186,7 +205,7 @@ describe('PDF parser', () => {
       }),
     )
     const ocr = fakeOcr()
-    await createPdfParser(ocr).parse(inputFor(path, PDF))
+    await createPdfParser(ocr).parse(sourceInput(path, PDF))
     expect(ocr.calls).toHaveLength(1)
     expect(ocr.calls[0]?.options).toEqual({ rotate: 90, flip: false, sidewaysRetry: true })
     // Rotated a quarter, the 800 x 400 picture (upscaled for OCR) stands taller than wide.
@@ -204,7 +223,7 @@ describe('PDF parser', () => {
         { userPassword: 'secret', ownerPassword: 'owner' },
       ),
     )
-    const error = await ingestFailure(pdfParser.parse(inputFor(locked, PDF)))
+    const error = await ingestFailure(pdfParser.parse(sourceInput(locked, PDF)))
     expect(error.permanent).toBe(true)
     expect(error.message).toBe('the PDF is password-protected')
     const ownerOnly = await file(
@@ -217,7 +236,7 @@ describe('PDF parser', () => {
         { ownerPassword: 'owner', permissions: { printing: 'lowResolution', copying: false } },
       ),
     )
-    const doc = await pdfParser.parse(inputFor(ownerOnly, PDF))
+    const doc = await pdfParser.parse(sourceInput(ownerOnly, PDF))
     expect(doc.blocks).toEqual([{ kind: 'paragraph', text: 'Readable but not printable', page: 1 }])
   })
 
@@ -272,7 +291,7 @@ describe('PDF parser', () => {
         { ownerPassword: 'owner', pdfVersion: '1.7ext3', permissions: { copying: false } },
       ),
     )
-    const doc = await pdfParser.parse(inputFor(path, PDF))
+    const doc = await pdfParser.parse(sourceInput(path, PDF))
     expect(doc.blocks).toEqual([
       { kind: 'paragraph', text: 'Press the button below.', page: 1 },
       { kind: 'paragraph', text: 'Security Handler', page: 1 },
@@ -282,18 +301,18 @@ describe('PDF parser', () => {
   it('reads the real secHandler.pdf (encrypted, text only in a push button) like pdftotext', async () => {
     const corpus = robustnessDir()
     if (!corpus) return
-    const doc = await pdfParser.parse(inputFor(join(corpus, 'pdfjs-test-pdfs', 'secHandler.pdf'), PDF))
+    const doc = await pdfParser.parse(sourceInput(join(corpus, 'pdfjs-test-pdfs', 'secHandler.pdf'), PDF))
     expect(doc.blocks).toEqual([{ kind: 'paragraph', text: 'Security Handler', page: 1 }])
   })
 
   it('calls a truncated PDF or non-PDF bytes damaged, permanently', async () => {
     const whole = await reportPdf()
     const truncated = await file('half.pdf', whole.subarray(0, Math.floor(whole.length / 2)))
-    const error = await ingestFailure(pdfParser.parse(inputFor(truncated, PDF)))
+    const error = await ingestFailure(pdfParser.parse(sourceInput(truncated, PDF)))
     expect(error.permanent).toBe(true)
     expect(error.message).toMatch(/^the PDF file is damaged or truncated: /)
     const garbage = await file('garbage.pdf', Buffer.from('%PDF-1.7\n this is not really a PDF at all'))
-    expect((await ingestFailure(pdfParser.parse(inputFor(garbage, PDF)))).message).toMatch(
+    expect((await ingestFailure(pdfParser.parse(sourceInput(garbage, PDF)))).message).toMatch(
       /^the PDF file is damaged or truncated: /,
     )
   })
@@ -305,7 +324,7 @@ describe('PDF parser', () => {
         for (let i = 1; i <= 5; i++) doc.addPage().text(`page ${i}`)
       }),
     )
-    const error = await ingestFailure(pdfParser.parse(inputFor(five, PDF, { limits: { ...LIMITS, maxPages: 3 } })))
+    const error = await ingestFailure(pdfParser.parse(sourceInput(five, PDF, { limits: { ...LIMITS, maxPages: 3 } })))
     expect(error.permanent).toBe(true)
     expect(error.message).toBe('limit exceeded: the PDF has 5 pages, more than the limit of 3')
     const huge = await file(
@@ -316,7 +335,7 @@ describe('PDF parser', () => {
     )
     const progress: number[] = []
     const hugeError = await ingestFailure(
-      pdfParser.parse(inputFor(huge, PDF, { progress: (done) => progress.push(done) })),
+      pdfParser.parse(sourceInput(huge, PDF, { progress: (done) => progress.push(done) })),
     )
     expect(hugeError.message).toBe('limit exceeded: the PDF has 10000 pages, more than the limit of 2000')
     expect(progress).toEqual([])
@@ -336,7 +355,7 @@ describe('PDF parser', () => {
     const outcomes = new Map<string, ParsedDocument | Error>()
     for (const path of files) {
       const result = await withTimeout(
-        parsesOrRejectsCleanly(() => parser.parse(inputFor(path, PDF))),
+        parsesOrRejectsCleanly(() => parser.parse(sourceInput(path, PDF))),
         20_000,
         path,
       )
@@ -352,4 +371,28 @@ describe('PDF parser', () => {
     expect(parsed.length).toBeGreaterThan(files.length * 0.8)
     expect(parsed.filter((doc) => allText(doc).length > 100).length).toBeGreaterThan(files.length * 0.4)
   }, 240_000)
+})
+
+describe('PDF text from mutool, with pdf.js as the fallback', () => {
+  it('reads a document with pdf.js when the mutool command cannot run', async () => {
+    const path = await file('fallback.pdf', await reportPdf())
+    const doc = await pdfParser.parse(inputFor(path, PDF, { mutool: '/nonexistent/mutool' }))
+    expect(doc.pageCount).toBe(3)
+    expect(doc.title).toBe('Quarterly Report 2024')
+    expect(blocksOn(doc, 1)[0]).toEqual({ kind: 'heading', level: 1, text: 'Chapter 1 overview', page: 1 })
+  })
+
+  it.skipIf(!mutoolInstalled)('gives the same blocks as pdf.js on a generated report', async () => {
+    const path = await file('same.pdf', await reportPdf())
+    const fromPdfjs = await pdfParser.parse(inputFor(path, PDF))
+    const fromMutool = await pdfParser.parse(inputFor(path, PDF, { mutool: 'mutool' }))
+    expect(fromMutool).toEqual(fromPdfjs)
+  })
+
+  it.skipIf(!mutoolInstalled)('LANTERN_PDF_TEXT chooses the text layer, and mutool is required only when named', () => {
+    const dataDir = '/tmp/lantern-settings'
+    expect(ingestSettings(loadConfig({ LANTERN_DATA_DIR: dataDir })).mutool).toBe('mutool')
+    expect(ingestSettings(loadConfig({ LANTERN_DATA_DIR: dataDir, LANTERN_PDF_TEXT: 'mutool' })).mutool).toBe('mutool')
+    expect(ingestSettings(loadConfig({ LANTERN_DATA_DIR: dataDir, LANTERN_PDF_TEXT: 'pdfjs' })).mutool).toBeNull()
+  })
 })

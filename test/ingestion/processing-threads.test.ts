@@ -22,6 +22,7 @@ function note(n: number): DocumentToProcess {
     options: { loaderType: 'STANDARD', csvDelimiter: null, imageMinSizeRatio: 0.1 },
     limits: LIMITS,
     ocrLanguages: ['eng'],
+    mutool: null,
     autoDescription: false,
     chunkTokens: 200,
     chunkOverlapTokens: 20,

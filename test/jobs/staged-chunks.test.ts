@@ -114,6 +114,7 @@ describe.each(storeModes())('%s: staged chunks', (mode) => {
         options: { loaderType: 'STANDARD', csvDelimiter: null, imageMinSizeRatio: 0.1 },
         limits: LIMITS,
         ocrLanguages: ['eng'],
+        mutool: null,
         autoDescription: false,
         chunkTokens: 40,
         chunkOverlapTokens: 0,

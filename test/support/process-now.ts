@@ -49,6 +49,7 @@ export async function processNow(
         options: { loaderType: 'STANDARD', csvDelimiter: null, imageMinSizeRatio: 0 },
         limits: LIMITS,
         ocrLanguages: ['eng'],
+        mutool: null,
         autoDescription: options.autoDescription ?? false,
         chunkTokens: 120,
         chunkOverlapTokens: 20,

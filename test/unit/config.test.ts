@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       tokenRateLimitPerMinute: 60,
     })
     expect(config.workers).toBeGreaterThanOrEqual(1)
+    expect(config.pdfText).toBe('auto')
     expect(Object.isFrozen(config)).toBe(true)
   })
 
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
     [{ LANTERN_PG_POOL_SIZE: '0' }, 'LANTERN_PG_POOL_SIZE must be between 1 and 200'],
     [{ LANTERN_SHUTDOWN_GRACE_MS: 'soon' }, 'LANTERN_SHUTDOWN_GRACE_MS must be a whole number'],
     [{ LANTERN_OCR_LANGS: 'eng+klingon' }, 'LANTERN_OCR_LANGS must list languages among eng, fra, deu, spa'],
+    [{ LANTERN_PDF_TEXT: 'poppler' }, 'LANTERN_PDF_TEXT must be one of auto, mutool, pdfjs, got "poppler"'],
     [
       { LANTERN_CHUNK_TOKENS: '100', LANTERN_CHUNK_OVERLAP: '100' },
       'LANTERN_CHUNK_OVERLAP must be smaller than LANTERN_CHUNK_TOKENS (100), got 100',

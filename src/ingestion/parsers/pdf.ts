@@ -5,6 +5,7 @@ import { type OcrEngine, sharedOcr } from '../ocr.js'
 import { annotationParagraphs } from './pdf-annotations.js'
 import { type PageImage, pageImages } from './pdf-images.js'
 import { fontProfile, type PdfLine, pageBlocks, pageLines, visibleChars } from './pdf-layout.js'
+import { MutoolFailure, mutoolDocument, mutoolPages, mutoolTimeoutMs, PAGES_PER_RUN } from './pdf-mutool.js'
 import { openPdf, pdfMessage } from './pdf-runtime.js'
 import { readSource } from './source.js'
 import { imageBlock, paragraphBlocks } from './text-blocks.js'
@@ -25,13 +26,15 @@ interface PageContent {
 }
 
 /**
- * PDF through unpdf's pdf.js: per-page text in reading order (lines, paragraphs, headings by font
- * size, gap-separated rows as tables), every block carrying its page. Pages without usable text
- * are OCR'd from the images they draw (all but specks); with the ADVANCED loader, images covering
- * at least `imageMinSizeRatio` of a text page (but not the whole page: a background or the scan
- * under a text layer) become `image` blocks `p<page>-img<n>`. Page cap, password and damage end in
- * a permanent IngestError. Vector-drawn text without a text layer is not read (no canvas renderer
- * in the process).
+ * PDF: per-page text in reading order (lines, paragraphs, headings by font size, gap-separated
+ * rows as tables), every block carrying its page. The text layer comes from MuPDF's `mutool` when
+ * the machine has it (`input.mutool`), else from unpdf's pdf.js; both feed the same layout rules.
+ * Pages without usable text are OCR'd from the images they draw (all but specks); with the
+ * ADVANCED loader, images covering at least `imageMinSizeRatio` of a text page (but not the whole
+ * page: a background or the scan under a text layer) become `image` blocks `p<page>-img<n>`.
+ * Pictures are always found by pdf.js, opened only for the pages that need it. Page cap, password
+ * and damage end in a permanent IngestError. Vector-drawn text without a text layer is not read
+ * (no canvas renderer in the process).
  */
 export function createPdfParser(ocr: OcrEngine = sharedOcr): Parser {
   return { mimeTypes: ['application/pdf'], parse: (input) => parsePdf(input, ocr) }
@@ -40,12 +43,23 @@ export function createPdfParser(ocr: OcrEngine = sharedOcr): Parser {
 export const pdfParser: Parser = createPdfParser()
 
 async function parsePdf(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocument> {
+  if (input.mutool) {
+    try {
+      return await parseWithMutool(input, input.mutool, ocr)
+    } catch (error) {
+      // A document MuPDF cannot open or draw is read by pdf.js, which has its own repairs and
+      // gives the reasons users already know.
+      if (!(error instanceof MutoolFailure)) throw error
+    }
+  }
+  return parseWithPdfjs(input, ocr)
+}
+
+async function parseWithPdfjs(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocument> {
   const pdf = await openPdf(new Uint8Array(await readSource(input.path)))
   try {
     const total = pdf.numPages
-    if (total > input.limits.maxPages) {
-      throw ingestErrors.limit(`the PDF has ${total} pages, more than the limit of ${input.limits.maxPages}`)
-    }
+    checkPageCap(total, input)
     const title = await readTitle(pdf)
     const forms = await hasFormFields(pdf)
     const pages: PageContent[] = []
@@ -57,9 +71,7 @@ async function parsePdf(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocume
       input.progress(n, total)
     }
     if (total > 0 && readable === 0) throw ingestErrors.corrupt('PDF', 'no page could be read')
-    const fonts = fontProfile(pages.flatMap((page) => page.lines))
-    const blocks = pages.flatMap((page, i) => [...pageBlocks(page.lines, i + 1, fonts), ...page.extra])
-    return { blocks, pageCount: total, documentType: 'text', ...(title ? { title } : {}) }
+    return parsedPdf(pages, title)
   } catch (error) {
     if (error instanceof IngestError) throw error
     throw ingestErrors.corrupt('PDF', pdfMessage(error), error)
@@ -68,14 +80,98 @@ async function parsePdf(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocume
   }
 }
 
-/** A page's text and OCR; null when pdf.js cannot read the page at all (damaged page object). */
+/**
+ * The text layer from mutool, a batch of pages per run; a page that needs its pictures (a scan,
+ * or any page with the ADVANCED loader) is then completed from pdf.js. MuPDF draws form fields and
+ * annotations with the page, so their text is already in its lines (pdf.js adds them to scans).
+ */
+async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngine): Promise<ParsedDocument> {
+  const budget = input.limits.timeBudgetMs
+  const { pageCount: total, title } = await mutoolDocument(command, input.path, Math.min(budget, mutoolTimeoutMs(1)))
+  checkPageCap(total, input)
+  let pdf: PDFDocumentProxy | null = null
+  try {
+    const pages: PageContent[] = []
+    for (let first = 1; first <= total; first += PAGES_PER_RUN) {
+      const last = Math.min(total, first + PAGES_PER_RUN - 1)
+      const timeout = Math.min(budget, mutoolTimeoutMs(last - first + 1))
+      const batch = await mutoolPages(command, input.path, first, last, timeout)
+      for (const [i, items] of batch.entries()) {
+        const n = first + i
+        const lines = pageLines(items)
+        const scanned = visibleChars(lines) < MIN_PAGE_CHARS
+        if (!scanned && input.options.loaderType !== 'ADVANCED') pages.push({ lines, extra: [] })
+        else {
+          pdf ??= await openPdf(new Uint8Array(await readSource(input.path)))
+          pages.push((await readPage(pdf, n, input, ocr, false, lines)) ?? { lines, extra: [] })
+        }
+        input.progress(n, total)
+      }
+    }
+    return parsedPdf(pages, title ?? undefined)
+  } catch (error) {
+    if (error instanceof IngestError || error instanceof MutoolFailure) throw error
+    throw ingestErrors.corrupt('PDF', pdfMessage(error), error)
+  } finally {
+    await pdf?.destroy().catch(() => undefined)
+  }
+}
+
+function checkPageCap(total: number, input: ParseInput): void {
+  if (total > input.limits.maxPages) {
+    throw ingestErrors.limit(`the PDF has ${total} pages, more than the limit of ${input.limits.maxPages}`)
+  }
+}
+
+/** Headings are ranked against the whole document's font sizes, so blocks come after all pages. */
+function parsedPdf(pages: readonly PageContent[], title: string | undefined): ParsedDocument {
+  const fonts = fontProfile(pages.flatMap((page) => page.lines))
+  const blocks = pages.flatMap((page, i) => [...pageBlocks(page.lines, i + 1, fonts), ...page.extra])
+  return { blocks, pageCount: pages.length, documentType: 'text', ...(title ? { title } : {}) }
+}
+
+/**
+ * A page's text (pdf.js's, unless `textLayer` was read elsewhere) and OCR; null when pdf.js cannot
+ * read the page at all (damaged page object).
+ */
 async function readPage(
   pdf: PDFDocumentProxy,
   n: number,
   input: ParseInput,
   ocr: OcrEngine,
   forms: boolean,
+  textLayer?: readonly PdfLine[],
 ): Promise<PageContent | null> {
+  return withPage(pdf, n, async (page) => {
+    const lines = textLayer ?? (await textLines(page))
+    const scanned = visibleChars(lines) < MIN_PAGE_CHARS
+    const content =
+      scanned || input.options.loaderType === 'ADVANCED'
+        ? await picturesOf(page, n, lines, input, ocr)
+        : { lines, extra: [] }
+    // Form fields and other annotations are drawn over the page (and over a scan): their text
+    // follows the page's. pdf.js's text layer leaves it out, so it is asked for in a document with
+    // form fields or on a page with hardly any text (pdf.js's getAnnotations costs about 8 ms per
+    // page of a filing full of links); MuPDF's lines hold it, lost only where OCR replaced them.
+    const readAnnotations = textLayer ? content.lines !== lines : forms || scanned
+    const annotations = readAnnotations ? await annotationParagraphs(page, n).catch(() => []) : []
+    return { lines: content.lines, extra: [...content.extra, ...annotations] }
+  })
+}
+
+async function textLines(page: PDFPageProxy): Promise<readonly PdfLine[]> {
+  try {
+    return pageLines((await page.getTextContent()).items)
+  } catch {
+    return []
+  }
+}
+
+async function withPage<T>(
+  pdf: PDFDocumentProxy,
+  n: number,
+  read: (page: PDFPageProxy) => Promise<T>,
+): Promise<T | null> {
   let page: PDFPageProxy
   try {
     page = await pdf.getPage(n)
@@ -83,37 +179,40 @@ async function readPage(
     return null
   }
   try {
-    let lines: readonly PdfLine[]
-    try {
-      lines = pageLines((await page.getTextContent()).items)
-    } catch {
-      lines = []
-    }
-    const scanned = visibleChars(lines) < MIN_PAGE_CHARS
-    // Form fields and other annotations are drawn over the page (and over a scan): their text
-    // follows the page's. Asked for only in a document with form fields or on a page with hardly
-    // any text: pdf.js's getAnnotations costs about 8 ms per page of a filing full of links.
-    const annotations = forms || scanned ? await annotationParagraphs(page, n).catch(() => []) : []
-    if (!scanned && input.options.loaderType !== 'ADVANCED') return { lines, extra: annotations }
-    const minRatio = scanned
-      ? Math.min(SCANNED_PAGE_MIN_RATIO, input.options.imageMinSizeRatio)
-      : input.options.imageMinSizeRatio
-    const drawn = await pageImages(page, minRatio).catch(() => [])
-    // On a page with text, a picture covering the whole page is a background or the scan under an
-    // OCR text layer: its words are already in the text.
-    const images = scanned ? drawn : drawn.filter((image) => image.ratio < BACKGROUND_RATIO)
-    const texts: string[] = []
-    for (const image of images) texts.push(await readImage(ocr, image, input.ocrLanguages, scanned))
-    if (scanned) {
-      const text = texts.filter(Boolean).join('\n\n')
-      // The scan's OCR replaces the few characters of text layer (page numbers, stamps) it already contains.
-      return text ? { lines: [], extra: [...paragraphBlocks(text, n), ...annotations] } : { lines, extra: annotations }
-    }
-    const extra = texts.flatMap((text, i) => imageBlock(`p${n}-img${i + 1}`, text, n) ?? [])
-    return { lines, extra: [...extra, ...annotations] }
+    return await read(page)
   } finally {
     page.cleanup()
   }
+}
+
+/**
+ * OCR of the pictures a page draws: a page without usable text is replaced by what its pictures
+ * say (the scan's few characters of text layer, page numbers or stamps, are in it already);
+ * otherwise large pictures become image blocks after the text.
+ */
+async function picturesOf(
+  page: PDFPageProxy,
+  n: number,
+  lines: readonly PdfLine[],
+  input: ParseInput,
+  ocr: OcrEngine,
+): Promise<PageContent> {
+  const scanned = visibleChars(lines) < MIN_PAGE_CHARS
+  const minRatio = scanned
+    ? Math.min(SCANNED_PAGE_MIN_RATIO, input.options.imageMinSizeRatio)
+    : input.options.imageMinSizeRatio
+  const drawn = await pageImages(page, minRatio).catch(() => [])
+  // On a page with text, a picture covering the whole page is a background or the scan under an
+  // OCR text layer: its words are already in the text.
+  const images = scanned ? drawn : drawn.filter((image) => image.ratio < BACKGROUND_RATIO)
+  const texts: string[] = []
+  for (const image of images) texts.push(await readImage(ocr, image, input.ocrLanguages, scanned))
+  if (scanned) {
+    const text = texts.filter(Boolean).join('\n\n')
+    return text ? { lines: [], extra: paragraphBlocks(text, n) } : { lines, extra: [] }
+  }
+  const extra = texts.flatMap((text, i) => imageBlock(`p${n}-img${i + 1}`, text, n) ?? [])
+  return { lines, extra }
 }
 
 /**
