@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import sharp, { type Sharp } from 'sharp'
 import { createWorker, type Worker } from 'tesseract.js'
 import { IngestError, ingestErrors } from './errors.js'
+import type { OcrPermit } from './ocr-permit.js'
 
 /** Pixels of an image decoded elsewhere (a PDF's embedded image). */
 export interface RawImage {
@@ -126,6 +127,17 @@ interface LoadedWorker {
  */
 export class TesseractOcr implements OcrEngine {
   readonly #workers = new Map<string, Promise<LoadedWorker>>()
+  #permit: OcrPermit | null = null
+  #onPermitWait: ((waiting: boolean) => void) | undefined
+
+  /**
+   * Loads an engine only while holding `permit` (one engine in the process at a time), given back
+   * when the last engine ends; `onWait` hears when a recognition waits for it and when it goes on.
+   */
+  usePermit(permit: OcrPermit, onWait?: (waiting: boolean) => void): void {
+    this.#permit = permit
+    this.#onPermitWait = onWait
+  }
 
   async recognize(image: OcrInput, languages: readonly string[], options: OcrOptions = {}): Promise<OcrResult> {
     const png = await prepareForOcr(image, options)
@@ -153,7 +165,7 @@ export class TesseractOcr implements OcrEngine {
       timer = setTimeout(() => {
         // A stuck worker would block every later image: drop it, the next job starts a fresh one.
         this.#workers.delete(key)
-        void disposeWorker(loaded)
+        void disposeWorker(loaded).then(() => this.#releasePermitIfIdle())
         reject(ingestErrors.limit(`reading one image took longer than ${RECOGNITION_TIMEOUT_MS / 1000} s`))
       }, RECOGNITION_TIMEOUT_MS)
     })
@@ -167,17 +179,30 @@ export class TesseractOcr implements OcrEngine {
     const all = [...this.#workers.values()]
     this.#workers.clear()
     await Promise.all(all.map(async (pending) => disposeWorker(await pending.catch(() => null))))
+    this.#releasePermitIfIdle()
   }
 
   #worker(langs: readonly string[]): Promise<LoadedWorker> {
     const key = langs.join('+')
     let pending = this.#workers.get(key)
     if (!pending) {
-      pending = startWorker(langs)
+      pending = this.#startWithPermit(langs)
       this.#workers.set(key, pending)
-      pending.catch(() => this.#workers.delete(key))
+      pending.catch(() => {
+        this.#workers.delete(key)
+        this.#releasePermitIfIdle()
+      })
     }
     return pending
+  }
+
+  async #startWithPermit(langs: readonly string[]): Promise<LoadedWorker> {
+    await this.#permit?.acquire(this.#onPermitWait)
+    return startWorker(langs)
+  }
+
+  #releasePermitIfIdle(): void {
+    if (this.#workers.size === 0) this.#permit?.release()
   }
 
   #touch(key: string, loaded: LoadedWorker): void {
@@ -187,7 +212,7 @@ export class TesseractOcr implements OcrEngine {
         // A job that arrived meanwhile replaced the timer: the worker is busy again.
         if (loaded.idleTimer !== timer) return
         this.#workers.delete(key)
-        void disposeWorker(loaded)
+        void disposeWorker(loaded).then(() => this.#releasePermitIfIdle())
       })
     }, IDLE_MS)
     timer.unref()
@@ -280,7 +305,7 @@ export function normaliseOcrText(text: string): string {
 }
 
 /** The process-wide OCR engine the parsers use by default. */
-export const sharedOcr: OcrEngine = new TesseractOcr()
+export const sharedOcr = new TesseractOcr()
 
 /** Stops the shared engine's workers (shutdown, end of a worker thread). */
 export function terminateOcr(): Promise<void> {

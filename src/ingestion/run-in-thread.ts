@@ -3,8 +3,9 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { IngestError, ingestErrors } from './errors.js'
+import { OcrPermit } from './ocr-permit.js'
 import type { ChunkSink, DocumentToProcess, ProcessingSummary, ProgressReporter } from './pipeline-types.js'
-import type { ProcessRequest, ThreadMessage } from './worker-thread.js'
+import type { ProcessingThreadData, ProcessRequest, ThreadMessage } from './worker-thread.js'
 
 /** A thread is replaced after this many documents, so nothing one document left behind lingers. */
 const MAX_DOCUMENTS_PER_THREAD = 50
@@ -54,6 +55,8 @@ type ThreadEvent = ThreadMessage | { readonly type: 'crash'; readonly error: Ing
 /** One worker thread with the parsers loaded, its heap capped at `memoryMb`. */
 class ProcessingThread {
   readonly worker: Worker
+  /** Read at the start: `worker.threadId` is -1 once the thread has stopped. */
+  private readonly threadId: number
   /** Resolves once the parsers are loaded; rejects if the thread dies first. */
   readonly ready: Promise<void>
   documents = 0
@@ -61,13 +64,17 @@ class ProcessingThread {
   idleTimer: NodeJS.Timeout | undefined
   private listener: ((event: ThreadEvent) => void) | undefined
 
-  constructor(readonly memoryMb: number) {
+  constructor(
+    readonly memoryMb: number,
+    private readonly ocrPermit: SharedArrayBuffer,
+  ) {
     const { filename, options } = threadEntry()
     this.worker = new Worker(filename, {
       ...options,
-      workerData: { lanternProcessing: true },
+      workerData: { lanternProcessing: true, ocrPermit } satisfies ProcessingThreadData,
       resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     })
+    this.threadId = this.worker.threadId
     this.ready = new Promise<void>((resolve, reject) => {
       this.listener = (event) => {
         if (event.type === 'ready') resolve()
@@ -95,9 +102,12 @@ class ProcessingThread {
     this.listener = undefined
     clearTimeout(this.idleTimer)
     await this.worker.terminate().catch(() => undefined)
+    OcrPermit.releaseHeldBy(this.ocrPermit, this.threadId)
   }
 
   private die(error: IngestError): void {
+    // A thread that died holding the OCR permit would keep every other thread from OCR.
+    OcrPermit.releaseHeldBy(this.ocrPermit, this.threadId)
     if (this.dead && !this.listener) return
     this.dead = true
     const listener = this.listener
@@ -124,22 +134,31 @@ export type DocumentProcessor = (
 class Budget {
   private timer: NodeJS.Timeout | undefined
   private resumedAt = 0
+  /** Pauses may overlap (a batch being stored, OCR waiting for its permit): it runs when none is on. */
+  private pauses = 0
 
   constructor(
     private remainingMs: number,
     private readonly expire: () => void,
   ) {
-    this.resume()
+    this.start()
+  }
+
+  private start(): void {
+    this.resumedAt = Date.now()
+    this.timer = setTimeout(this.expire, Math.max(0, this.remainingMs))
   }
 
   pause(): void {
+    this.pauses += 1
+    if (this.pauses > 1) return
     clearTimeout(this.timer)
     this.remainingMs -= Date.now() - this.resumedAt
   }
 
   resume(): void {
-    this.resumedAt = Date.now()
-    this.timer = setTimeout(this.expire, Math.max(0, this.remainingMs))
+    if (this.pauses > 0) this.pauses -= 1
+    if (this.pauses === 0) this.start()
   }
 
   stop(): void {
@@ -157,6 +176,7 @@ class Budget {
 export class ProcessingThreads {
   private readonly idle: ProcessingThread[] = []
   private readonly all = new Set<ProcessingThread>()
+  private readonly ocrPermit = OcrPermit.createBuffer()
   private nextId = 1
   private closed = false
   private started = 0
@@ -206,7 +226,7 @@ export class ProcessingThreads {
       thread.worker.ref()
       return thread
     }
-    const fresh = new ProcessingThread(memoryMb)
+    const fresh = new ProcessingThread(memoryMb, this.ocrPermit)
     this.started += 1
     this.all.add(fresh)
     return fresh
@@ -263,7 +283,10 @@ export class ProcessingThreads {
       thread.listen((event) => {
         if (event.type === 'crash') settle(false, () => reject(event.error))
         else if (event.type === 'progress' && event.id === id) progress(event.done, event.total)
-        else if (event.type === 'chunks' && event.id === id) {
+        else if (event.type === 'ocr-wait' && event.id === id) {
+          if (event.waiting) budget.pause()
+          else budget.resume()
+        } else if (event.type === 'chunks' && event.id === id) {
           budget.pause()
           chunks(event.chunks, event.language).then(
             () => {

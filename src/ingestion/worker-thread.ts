@@ -1,7 +1,8 @@
 import { getHeapStatistics } from 'node:v8'
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
+import { type MessagePort, parentPort, threadId, workerData } from 'node:worker_threads'
 import { IngestError } from './errors.js'
-import { terminateOcr } from './ocr.js'
+import { sharedOcr, terminateOcr } from './ocr.js'
+import { OcrPermit } from './ocr-permit.js'
 import type { ChunkDraft, DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
 import { processDocumentInBatches } from './process-document.js'
 
@@ -14,6 +15,8 @@ export type ProcessRequest =
 export type ThreadMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
+  /** OCR waits for the process's one OCR permit (true) or goes on (false): its time is not the document's. */
+  | { readonly type: 'ocr-wait'; readonly id: number; readonly waiting: boolean }
   | {
       readonly type: 'chunks'
       readonly id: number
@@ -47,8 +50,18 @@ function heapBytes(): number {
 
 /** Per request, what tells it that its last batch of chunks is stored. */
 const stored = new Map<number, () => void>()
+/** The request being processed (a thread processes one document at a time). */
+let current = 0
+
+/** What the pool gives every processing thread (see run-in-thread.ts). */
+export interface ProcessingThreadData {
+  readonly lanternProcessing: true
+  /** The cell of the process's OCR permit (OcrPermit). */
+  readonly ocrPermit: SharedArrayBuffer
+}
 
 async function handle(port: MessagePort, id: number, input: DocumentToProcess): Promise<void> {
+  current = id
   let reply: ThreadMessage
   // The batch being stored: the next one is cut meanwhile and handed over once it is stored, so
   // processing and the store's writes overlap by one batch and never more.
@@ -78,8 +91,14 @@ async function handle(port: MessagePort, id: number, input: DocumentToProcess): 
 }
 
 // The entry of a processing thread (see run-in-thread.ts); importing it anywhere else does nothing.
-if (parentPort && (workerData as { lanternProcessing?: unknown } | null)?.lanternProcessing) {
+const data = workerData as Partial<ProcessingThreadData> | null
+if (parentPort && data?.lanternProcessing) {
   const port = parentPort
+  if (data.ocrPermit) {
+    sharedOcr.usePermit(new OcrPermit(data.ocrPermit, threadId), (waiting) =>
+      port.postMessage({ type: 'ocr-wait', id: current, waiting } satisfies ThreadMessage),
+    )
+  }
   port.on('message', (request: ProcessRequest) => {
     if (request.type === 'process') void handle(port, request.id, request.input)
     else {

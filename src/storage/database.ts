@@ -37,6 +37,10 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // index, and pages kept in the cache are written once per transaction rather than read back
   // (400,000 postings in batches of 37,000 went from 14.4 s to 8.9 s).
   sqlite.pragma('cache_size = -65536')
+  // Checkpoint the WAL into the database file every 16 MiB instead of every 4: a page written by
+  // several transactions in between is copied once, and ingestion commits a batch of postings every
+  // few megabytes (584,140 postings: 7.7 s → 5.6 s; a checkpoint is still a short pause).
+  sqlite.pragma('wal_autocheckpoint = 4096')
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   return {
     db,

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { ChunkDraft, DocumentToProcess } from '../../src/ingestion/pipeline-types.js'
 import { ProcessingThreads, type ThreadPolicy } from '../../src/ingestion/run-in-thread.js'
+import { textImage } from './ocr-support.js'
 import { LIMITS } from './text-formats-support.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-threads-'))
@@ -152,4 +153,37 @@ describe('processing threads: chunks handed over in batches', () => {
       await threads.close()
     }
   }, 60_000)
+})
+
+describe('processing threads: one OCR engine at a time', () => {
+  it('reads two images at once in two threads, one after the other, both completely', async () => {
+    const threads = new ProcessingThreads()
+    try {
+      const scans = await Promise.all(
+        [0, 1].map(async (n) => {
+          const filePath = join(dir, `scan-${n}.png`)
+          writeFileSync(filePath, await textImage([`Invoice number 4821${n}`, 'Total due 1250 EUR']))
+          return { ...note(n), documentId: `scan-${n}`, filename: `scan-${n}.png`, mimeType: 'image/png', filePath }
+        }),
+      )
+      const texts = await Promise.all(
+        scans.map(async (scan) => {
+          const chunks: ChunkDraft[] = []
+          await threads.run(
+            scan,
+            () => {},
+            async (batch) => {
+              chunks.push(...batch)
+            },
+          )
+          return chunks.map((chunk) => chunk.text).join(' ')
+        }),
+      )
+      expect(texts[0]).toContain('48210')
+      expect(texts[1]).toContain('48211')
+      expect(threads.threadsStarted).toBe(2)
+    } finally {
+      await threads.close()
+    }
+  }, 120_000)
 })
