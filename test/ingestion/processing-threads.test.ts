@@ -67,7 +67,7 @@ describe('processing threads: reused while healthy, replaced when they hold too 
   }, 60_000)
 })
 
-/** A CSV of `rows` rows: a few thousand rows make more than one batch of chunks. */
+/** A CSV of `rows` rows: 25,000 rows make more than one batch of chunks. */
 function table(rows: number, timeBudgetMs = LIMITS.timeBudgetMs): DocumentToProcess {
   const filePath = join(dir, `table-${rows}.csv`)
   const lines = ['id,city,amount']
@@ -91,7 +91,7 @@ describe('processing threads: chunks handed over in batches', () => {
       const batches: number[][] = []
       let taking = false
       const summary = await threads.run(
-        table(6000),
+        table(25_000),
         () => {},
         async (batch, language) => {
           expect(taking).toBe(false)
@@ -116,11 +116,11 @@ describe('processing threads: chunks handed over in batches', () => {
       let batches = 0
       // Each batch waits longer than the whole budget; processing itself stays well within it.
       const summary = await threads.run(
-        table(6000, 2000),
+        table(25_000, 4000),
         () => {},
         async () => {
           batches += 1
-          await new Promise((resolve) => setTimeout(resolve, 2500))
+          await new Promise((resolve) => setTimeout(resolve, 4500))
         },
       )
       expect(batches).toBeGreaterThan(1)

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { processDocument } from '../../src/ingestion/process-document.js'
+import { BATCH_CHUNKS, processDocument } from '../../src/ingestion/process-document.js'
 import { StagedChunks, StaleResult } from '../../src/ingestion/staged-chunks.js'
 import { systemClock } from '../../src/lib/clock.js'
 import { LIMITS } from '../ingestion/text-formats-support.js'
@@ -41,12 +41,11 @@ describe.each(storeModes())('%s: a large document is written in batches as it is
 
   it('ends PROCESSED with every chunk in order, searchable, counted in the statistics exactly once', async () => {
     const tenant = await createTenant(t)
-    const id = await uploadOk(t, tenant, 'orders.csv', orders(4000))
+    const id = await uploadOk(t, tenant, 'orders.csv', orders(10_000))
     const body = await settled(t, tenant, id, 120_000)
     expect(body.processing.embedding_state).toBe('PROCESSED')
     const count = body.processing.chunk_count as number
-    // More than one batch of 500 chunks.
-    expect(count).toBeGreaterThan(500)
+    expect(count).toBeGreaterThan(BATCH_CHUNKS)
 
     const chunks = await t.request('GET', kbPath(tenant, `/${id}/chunks`), { token: tenant.token })
     expect(chunks.body.documents).toHaveLength(count)
