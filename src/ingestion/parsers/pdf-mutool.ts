@@ -13,7 +13,10 @@ import type { PdfTextItem } from './pdf-layout.js'
  * MuPDF is AGPL: Lantern only runs the unmodified program the machine has installed.
  */
 
-/** Pages drawn by one run: bounds the JSON held at once (about 25 KB a page of a filing; every run is a process spawn, which costs tens of milliseconds from a large process). */
+/**
+ * Pages drawn by one run: bounds the JSON held at once (about 25 KB a page of a filing), while
+ * keeping spawns few (each costs tens of milliseconds from a process as large as the service).
+ */
 export const PAGES_PER_RUN = 200
 /** Output of one run larger than this is refused (a hostile page with millions of glyphs). */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024
@@ -21,7 +24,7 @@ const MAX_OUTPUT_BYTES = 256 * 1024 * 1024
 const ADDRESS_SPACE_KIB = 4 * 1024 * 1024
 const MAX_STDERR_CHARS = 4096
 /**
- * Time one run may take: a text page takes about 1.5 ms, so this is generous on a loaded machine,
+ * Time one run may take: a text page takes about 2 ms, so this is generous on a loaded machine,
  * yet a page MuPDF chokes on (a malformed content stream it retries for minutes) goes to pdf.js.
  */
 export function mutoolTimeoutMs(pages: number): number {

@@ -89,7 +89,10 @@ async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngin
   const budget = input.limits.timeBudgetMs
   const { pageCount: total, title } = await mutoolDocument(command, input.path, Math.min(budget, mutoolTimeoutMs(1)))
   checkPageCap(total, input)
-  let pdf: PDFDocumentProxy | null = null
+  // pdf.js, for pictures: opened at the first page that needs them; null when it cannot open the
+  // file, whose text MuPDF read all the same.
+  let pdf: Promise<PDFDocumentProxy | null> | undefined
+  const openForPictures = async () => openPdf(new Uint8Array(await readSource(input.path))).catch(() => null)
   try {
     const pages: PageContent[] = []
     for (let first = 1; first <= total; first += PAGES_PER_RUN) {
@@ -99,12 +102,11 @@ async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngin
       for (const [i, items] of batch.entries()) {
         const n = first + i
         const lines = pageLines(items)
-        const scanned = visibleChars(lines) < MIN_PAGE_CHARS
-        if (!scanned && input.options.loaderType !== 'ADVANCED') pages.push({ lines, extra: [] })
-        else {
-          pdf ??= await openPdf(new Uint8Array(await readSource(input.path)))
-          pages.push((await readPage(pdf, n, input, ocr, false, lines)) ?? { lines, extra: [] })
-        }
+        const needsPictures = visibleChars(lines) < MIN_PAGE_CHARS || input.options.loaderType === 'ADVANCED'
+        pdf ??= needsPictures ? openForPictures() : undefined
+        const pictures = needsPictures ? await pdf : null
+        const content = pictures ? await readPage(pictures, n, input, ocr, false, lines) : null
+        pages.push(content ?? { lines, extra: [] })
         input.progress(n, total)
       }
     }
@@ -113,7 +115,7 @@ async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngin
     if (error instanceof IngestError || error instanceof MutoolFailure) throw error
     throw ingestErrors.corrupt('PDF', pdfMessage(error), error)
   } finally {
-    await pdf?.destroy().catch(() => undefined)
+    await (await pdf)?.destroy().catch(() => undefined)
   }
 }
 
