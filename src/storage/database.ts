@@ -9,6 +9,8 @@ import type { Database } from './schema.js'
 export interface DatabaseHandle {
   readonly db: Kysely<Database>
   readonly dialect: Dialect
+  /** SQLite: many rows through one cached prepared statement (see RowInserter); absent on PostgreSQL. */
+  readonly insertRows?: RowInserter
   /** Round trip to the engine; throws when it is unreachable. */
   ping(): Promise<void>
   close(): Promise<void>
@@ -19,6 +21,18 @@ export interface DatabaseOptions {
   readonly databaseUrl: string | undefined
   readonly pgPoolSize: number
 }
+
+/** A row's values, in the order of the columns named with them. */
+export type RowValues = readonly (string | number | null)[]
+
+/**
+ * Inserts rows into one table, atomically, inside the caller's transaction when there is one (the
+ * embedded store has a single connection). For bulk writes on SQLite: parsing a multi-row INSERT
+ * of thousands of rows costs SQLite more than running it (584,140 postings in transactions of
+ * 108,000: 6.3 s as 4,000-row statements, 4.1 s through one prepared single-row statement), and
+ * Kysely compiles the large statement in JavaScript first.
+ */
+export type RowInserter = (table: string, columns: readonly string[], rows: readonly RowValues[]) => void
 
 /** Opens the embedded SQLite file, or a pooled PostgreSQL connection when a URL is configured. */
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
@@ -42,9 +56,25 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // few megabytes (584,140 postings: 7.7 s → 5.6 s; a checkpoint is still a short pause).
   sqlite.pragma('wal_autocheckpoint = 4096')
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const statements = new Map<string, SqliteDatabase.Statement>()
+  const insertRows: RowInserter = (table, columns, rows) => {
+    const quoted = columns.map((column) => `"${column}"`).join(', ')
+    const sql = `insert into "${table}" (${quoted}) values (${columns.map(() => '?').join(', ')})`
+    let statement = statements.get(sql)
+    if (!statement) {
+      statement = sqlite.prepare(sql)
+      statements.set(sql, statement)
+    }
+    const insert = statement
+    // A savepoint inside the caller's transaction, or a transaction of its own.
+    sqlite.transaction(() => {
+      for (const row of rows) insert.run(...row)
+    })()
+  }
   return {
     db,
     dialect: 'sqlite',
+    insertRows,
     ping: async () => {
       sqlite.prepare('select 1').get()
     },

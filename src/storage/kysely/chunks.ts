@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Kysely, Selectable } from 'kysely'
+import type { RowInserter, RowValues } from '../database.js'
 import {
   type ChunkMetadata,
   type ChunkRecord,
@@ -53,8 +54,19 @@ function toRow(chunk: ChunkRecord): ChunksTable {
   }
 }
 
+/** The columns of a posting row, in the order `postingRow` gives their values. */
+const POSTING_COLUMNS = ['company_id', 'term', 'chunk_id', 'document_id', 'tf', 'term_count', 'impact'] as const
+
+function postingRow(posting: ChunkTermsTable): RowValues {
+  return POSTING_COLUMNS.map((column) => posting[column])
+}
+
 export class KyselyChunksRepository implements ChunksRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `insertRows`: the store's bulk path for postings, where it has one (SQLite). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly insertRows?: RowInserter,
+  ) {}
 
   async replaceForDocument(companyId: string, documentId: string, chunks: readonly ChunkWithPostings[]): Promise<void> {
     const tally = emptyTally()
@@ -96,7 +108,7 @@ export class KyselyChunksRepository implements ChunksRepository {
           impact: posting.impact,
         })
         if (postings.length === POSTING_BATCH) {
-          await this.db.insertInto('chunk_terms').values(postings).execute()
+          await this.insertPostings(postings)
           postings = []
           // better-sqlite3 runs each statement synchronously: without a pause, writing a large
           // document's postings would starve every request.
@@ -104,7 +116,12 @@ export class KyselyChunksRepository implements ChunksRepository {
         }
       }
     }
-    if (postings.length) await this.db.insertInto('chunk_terms').values(postings).execute()
+    if (postings.length) await this.insertPostings(postings)
+  }
+
+  private async insertPostings(postings: readonly ChunkTermsTable[]): Promise<void> {
+    if (this.insertRows) this.insertRows('chunk_terms', POSTING_COLUMNS, postings.map(postingRow))
+    else await this.db.insertInto('chunk_terms').values(postings).execute()
   }
 
   async publishStaged(companyId: string, documentId: string, tally: IndexTally): Promise<void> {

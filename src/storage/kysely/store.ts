@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { DatabaseHandle } from '../database.js'
+import type { DatabaseHandle, RowInserter } from '../database.js'
 import type { Dialect } from '../dialect.js'
 import type { Database } from '../schema.js'
 import type { Repositories, Store } from '../store.js'
@@ -15,7 +15,7 @@ import { KyselyMessagesRepository } from './messages.js'
 import { KyselySearchRepository } from './search.js'
 import { KyselyTagsRepository } from './tags.js'
 
-function repositories(db: Kysely<Database>, dialect: Dialect): Repositories {
+function repositories(db: Kysely<Database>, dialect: Dialect, insertRows: RowInserter | undefined): Repositories {
   return {
     companies: new KyselyCompaniesRepository(db),
     clients: new KyselyApiClientsRepository(db),
@@ -25,7 +25,7 @@ function repositories(db: Kysely<Database>, dialect: Dialect): Repositories {
     knowledgeBase: new KyselyKnowledgeBaseRepository(db),
     tags: new KyselyTagsRepository(db),
     jobs: new KyselyJobsRepository(db, dialect),
-    chunks: new KyselyChunksRepository(db),
+    chunks: new KyselyChunksRepository(db, insertRows),
     chunkVectors: new KyselyChunkVectorsRepository(db),
     messages: new KyselyMessagesRepository(db),
     search: new KyselySearchRepository(db),
@@ -34,11 +34,12 @@ function repositories(db: Kysely<Database>, dialect: Dialect): Repositories {
 
 /** The Store over either dialect: the SQL is shared through Kysely. */
 export function createKyselyStore(handle: DatabaseHandle): Store {
-  const root = repositories(handle.db, handle.dialect)
+  const root = repositories(handle.db, handle.dialect, handle.insertRows)
   return {
     ...root,
     dialect: handle.dialect,
-    transaction: (work) => handle.db.transaction().execute((trx) => work(repositories(trx, handle.dialect))),
+    transaction: (work) =>
+      handle.db.transaction().execute((trx) => work(repositories(trx, handle.dialect, handle.insertRows))),
     ping: () => handle.ping(),
     close: () => handle.close(),
   }
