@@ -54,8 +54,26 @@ function toRow(chunk: ChunkRecord): ChunksTable {
   }
 }
 
+/**
+ * Every column of a table's rows, in a fixed order: the type refuses a list that leaves one out,
+ * so a column added to the table cannot be forgotten by the bulk path.
+ */
+function allColumns<Row>() {
+  return <const Columns extends readonly (keyof Row)[]>(
+    columns: Exclude<keyof Row, Columns[number]> extends never ? Columns : never,
+  ): Columns => columns
+}
+
 /** The columns of a posting row, in the order `postingRow` gives their values. */
-const POSTING_COLUMNS = ['company_id', 'term', 'chunk_id', 'document_id', 'tf', 'term_count', 'impact'] as const
+const POSTING_COLUMNS = allColumns<ChunkTermsTable>()([
+  'company_id',
+  'term',
+  'chunk_id',
+  'document_id',
+  'tf',
+  'term_count',
+  'impact',
+])
 
 function postingRow(posting: ChunkTermsTable): RowValues {
   return POSTING_COLUMNS.map((column) => posting[column])
