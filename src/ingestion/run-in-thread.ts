@@ -157,7 +157,8 @@ class Budget {
   }
 
   resume(): void {
-    if (this.pauses > 0) this.pauses -= 1
+    if (this.pauses === 0) return
+    this.pauses -= 1
     if (this.pauses === 0) this.start()
   }
 
