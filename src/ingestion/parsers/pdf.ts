@@ -104,9 +104,7 @@ async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngin
       for (const [i, items] of batch.entries()) {
         const n = first + i
         const lines = pageLines(items)
-        const needsPictures = visibleChars(lines) < MIN_PAGE_CHARS || input.options.loaderType === 'ADVANCED'
-        pdf ??= needsPictures ? openForPictures() : undefined
-        const pictures = needsPictures ? await pdf : null
+        const pictures = needsPictures(lines, input) ? await (pdf ??= openForPictures()) : null
         const content = pictures ? await readPage(pictures, n, input, ocr, false, lines) : null
         pages.push(content ?? { lines, extra: [] })
         input.progress(n, total)
@@ -119,6 +117,11 @@ async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngin
   } finally {
     await (await pdf)?.destroy().catch(() => undefined)
   }
+}
+
+/** A page without usable text is read from its pictures; with the ADVANCED loader, every page's pictures are. */
+function needsPictures(lines: readonly PdfLine[], input: ParseInput): boolean {
+  return visibleChars(lines) < MIN_PAGE_CHARS || input.options.loaderType === 'ADVANCED'
 }
 
 function checkPageCap(total: number, input: ParseInput): void {
@@ -149,10 +152,7 @@ async function readPage(
   return withPage(pdf, n, async (page) => {
     const lines = textLayer ?? (await textLines(page))
     const scanned = visibleChars(lines) < MIN_PAGE_CHARS
-    const content =
-      scanned || input.options.loaderType === 'ADVANCED'
-        ? await picturesOf(page, n, lines, input, ocr)
-        : { lines, extra: [] }
+    const content = needsPictures(lines, input) ? await picturesOf(page, n, lines, input, ocr) : { lines, extra: [] }
     // Form fields and other annotations are drawn over the page (and over a scan): their text
     // follows the page's. pdf.js's text layer leaves it out, so it is asked for in a document with
     // form fields or on a page with hardly any text (pdf.js's getAnnotations costs about 8 ms per
