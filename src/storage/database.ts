@@ -27,10 +27,10 @@ export type RowValues = readonly (string | number | null)[]
 
 /**
  * Inserts rows into one table, atomically, inside the caller's transaction when there is one (the
- * embedded store has a single connection). For bulk writes on SQLite: parsing a multi-row INSERT
- * of thousands of rows costs SQLite more than running it (584,140 postings in transactions of
- * 108,000: 6.3 s as 4,000-row statements, 4.1 s through one prepared single-row statement), and
- * Kysely compiles the large statement in JavaScript first.
+ * embedded store has a single connection). For bulk writes on SQLite, where Kysely compiles a
+ * 4,000-row INSERT in JavaScript and SQLite parses it again for every batch: 584,140 postings in
+ * transactions of 54,000 took 5.9 s through one prepared single-row statement instead of 6.6 s
+ * (`npm run bench:postings-writes`).
  */
 export type RowInserter = (table: string, columns: readonly string[], rows: readonly RowValues[]) => void
 
@@ -51,10 +51,6 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // index, and pages kept in the cache are written once per transaction rather than read back
   // (400,000 postings in batches of 37,000 went from 14.4 s to 8.9 s).
   sqlite.pragma('cache_size = -65536')
-  // Checkpoint the WAL into the database file every 16 MiB instead of every 4: a page written by
-  // several transactions in between is copied once, and ingestion commits a batch of postings every
-  // few megabytes (584,140 postings: 7.7 s → 5.6 s; a checkpoint is still a short pause).
-  sqlite.pragma('wal_autocheckpoint = 4096')
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   const statements = new Map<string, SqliteDatabase.Statement>()
   const insertRows: RowInserter = (table, columns, rows) => {
