@@ -104,8 +104,12 @@ async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngin
       for (const [i, items] of batch.entries()) {
         const n = first + i
         const lines = pageLines(items)
-        const pictures = needsPictures(lines, input) ? await (pdf ??= openForPictures()) : null
-        const content = pictures ? await readPage(pictures, n, input, ocr, false, lines) : null
+        let content: PageContent | null = null
+        if (needsPictures(lines, input)) {
+          pdf ??= openForPictures()
+          const pictures = await pdf
+          if (pictures) content = await readPage(pictures, n, input, ocr, false, lines)
+        }
         pages.push(content ?? { lines, extra: [] })
         input.progress(n, total)
       }
