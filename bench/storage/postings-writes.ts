@@ -1,53 +1,88 @@
 /**
- * What writing the postings of the lexical index costs on SQLite, in this process, for the ways
- * the store has written them: Kysely's multi-row INSERT or one prepared statement
- * (`DatabaseHandle.insertRows`), in transactions of several sizes, with the WAL checkpointed every
- * 1,000 pages (SQLite's default, what the service uses) or 4,096. The postings are the real ones of the first financebench
- * filings (parsed, chunked and analysed as the service does); each variant writes them into a fresh
- * migrated database. Usage: npm run bench:postings-writes -- [--limit N]
+ * What writing the postings of the lexical index costs on SQLite, in this process, for the layouts
+ * the store has had: text ids in `chunk_terms` (migrations 0002 and 0006, rebuilt here as they
+ * were) and integer keys in `postings` (migration 0008, what the service writes now), each through
+ * Kysely's multi-row INSERT and through one prepared statement (`DatabaseHandle.insertRows`). The
+ * postings are the real ones of the first financebench filings (parsed, chunked and analysed as
+ * the service does); each variant writes them into a fresh migrated database, 54,000 rows per
+ * transaction (1,000 chunks per batch, as the processing threads hand them over).
+ * Usage: npm run bench:postings-writes -- [--limit N]
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { chunksOf } from '../../src/ingestion/chunking/chunker.js'
 import { indexed } from '../../src/ingestion/index-document.js'
 import { pdfParser } from '../../src/ingestion/parsers/pdf.js'
 import { mutoolRuns } from '../../src/ingestion/parsers/pdf-mutool.js'
 import { systemClock } from '../../src/lib/clock.js'
-import { openDatabase } from '../../src/storage/database.js'
+import { openDatabase, type RowValues } from '../../src/storage/database.js'
 import { migrateToLatest } from '../../src/storage/migrate.js'
-import type { ChunkTermsTable } from '../../src/storage/schema.js'
 import { requireData } from '../support/data.js'
 import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
 
 const COMPANY = '00000000-0000-4000-8000-000000000001'
 /** Rows per Kysely statement, as the store writes them. */
 const STATEMENT_ROWS = 4000
+const TRANSACTION_ROWS = 54_000
+
+/** A posting with everything either layout stores. */
+interface Posting {
+  readonly term: string
+  readonly chunkId: string
+  readonly documentId: string
+  readonly documentKey: number
+  readonly chunkIdx: number
+  readonly tf: number
+  readonly termCount: number
+  readonly impact: number
+}
+
+interface Layout {
+  readonly table: string
+  readonly columns: readonly string[]
+  /** Creates the table where the migrations did not (the old layout). */
+  readonly create?: (db: Kysely<Record<string, Record<string, unknown>>>) => Promise<void>
+  readonly values: (posting: Posting) => RowValues
+}
+
+const TEXT_IDS: Layout = {
+  table: 'chunk_terms',
+  columns: ['company_id', 'term', 'chunk_id', 'document_id', 'tf', 'term_count', 'impact'],
+  create: async (db) => {
+    await sql`create table chunk_terms (company_id text not null, term text not null, chunk_id text not null,
+      document_id text not null, tf integer not null, term_count integer not null, impact real not null,
+      primary key (chunk_id, term))`.execute(db)
+    await sql`create index chunk_terms_impact on chunk_terms (company_id, term, impact desc, chunk_id, tf, term_count, document_id)`.execute(
+      db,
+    )
+  },
+  values: (p) => [COMPANY, p.term, p.chunkId, p.documentId, p.tf, p.termCount, p.impact],
+}
+
+const INTEGER_KEYS: Layout = {
+  table: 'postings',
+  columns: ['company_key', 'term', 'impact', 'document_key', 'chunk_idx', 'tf', 'term_count'],
+  values: (p) => [1, p.term, p.impact, p.documentKey, p.chunkIdx, p.tf, p.termCount],
+}
 
 interface Variant {
   readonly label: string
+  readonly layout: Layout
   readonly prepared: boolean
-  readonly transactionRows: number
-  readonly checkpointPages: number
 }
 
 const VARIANTS: readonly Variant[] = [
-  { label: 'Kysely, 27,000 per transaction (before)', prepared: false, transactionRows: 27_000, checkpointPages: 1000 },
-  {
-    label: 'Kysely, 27,000 per transaction, WAL checkpoint every 4,096 pages',
-    prepared: false,
-    transactionRows: 27_000,
-    checkpointPages: 4096,
-  },
-  { label: 'Kysely, 54,000 per transaction', prepared: false, transactionRows: 54_000, checkpointPages: 1000 },
-  { label: 'prepared, 54,000 per transaction (now)', prepared: true, transactionRows: 54_000, checkpointPages: 1000 },
-  { label: 'prepared, 108,000 per transaction', prepared: true, transactionRows: 108_000, checkpointPages: 1000 },
+  { label: 'text ids (chunk_terms), Kysely', layout: TEXT_IDS, prepared: false },
+  { label: 'text ids (chunk_terms), prepared (before)', layout: TEXT_IDS, prepared: true },
+  { label: 'integer keys (postings), Kysely', layout: INTEGER_KEYS, prepared: false },
+  { label: 'integer keys (postings), prepared (now)', layout: INTEGER_KEYS, prepared: true },
 ]
 
-async function postingsOf(dir: string, files: readonly string[]): Promise<ChunkTermsTable[]> {
-  const rows: ChunkTermsTable[] = []
+async function postingsOf(dir: string, files: readonly string[]): Promise<Posting[]> {
+  const rows: Posting[] = []
   const mutool = mutoolRuns() ? 'mutool' : null
   for (const [n, name] of files.entries()) {
     const documentId = `00000000-0000-4000-8000-${String(n + 2).padStart(12, '0')}`
@@ -73,12 +108,13 @@ async function postingsOf(dir: string, files: readonly string[]): Promise<ChunkT
       const { chunk, postings } = indexed(COMPANY, documentId, draft, 'en', systemClock.now())
       for (const posting of postings) {
         rows.push({
-          company_id: COMPANY,
           term: posting.term,
-          chunk_id: chunk.id,
-          document_id: documentId,
+          chunkId: chunk.id,
+          documentId,
+          documentKey: n + 1,
+          chunkIdx: chunk.idx,
           tf: posting.tf,
-          term_count: chunk.termCount,
+          termCount: chunk.termCount,
           impact: posting.impact,
         })
       }
@@ -87,27 +123,25 @@ async function postingsOf(dir: string, files: readonly string[]): Promise<ChunkT
   return rows
 }
 
-async function write(variant: Variant, rows: readonly ChunkTermsTable[]): Promise<number> {
+async function write(variant: Variant, rows: readonly Posting[]): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lantern-postings-'))
   const handle = openDatabase({ dataDir, databaseUrl: undefined, pgPoolSize: 1 })
+  const { layout } = variant
   try {
     await migrateToLatest(handle.db, handle.dialect)
-    await sql.raw(`pragma wal_autocheckpoint = ${variant.checkpointPages}`).execute(handle.db)
+    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>
+    await layout.create?.(db)
     const { insertRows } = handle
     const started = performance.now()
-    for (let first = 0; first < rows.length; first += variant.transactionRows) {
-      const group = rows.slice(first, first + variant.transactionRows)
-      await handle.db.transaction().execute(async (trx) => {
+    for (let first = 0; first < rows.length; first += TRANSACTION_ROWS) {
+      const group = rows.slice(first, first + TRANSACTION_ROWS)
+      await db.transaction().execute(async (trx) => {
         for (let at = 0; at < group.length; at += STATEMENT_ROWS) {
-          const statement = group.slice(at, at + STATEMENT_ROWS)
-          if (variant.prepared && insertRows) {
-            insertRows(
-              'chunk_terms',
-              ['company_id', 'term', 'chunk_id', 'document_id', 'tf', 'term_count', 'impact'],
-              statement.map((r) => [r.company_id, r.term, r.chunk_id, r.document_id, r.tf, r.term_count, r.impact]),
-            )
-          } else {
-            await trx.insertInto('chunk_terms').values(statement).execute()
+          const values = group.slice(at, at + STATEMENT_ROWS).map(layout.values)
+          if (variant.prepared && insertRows) insertRows(layout.table, layout.columns, values)
+          else {
+            const objects = values.map((row) => Object.fromEntries(layout.columns.map((c, i) => [c, row[i]])))
+            await trx.insertInto(layout.table).values(objects).execute()
           }
         }
       })

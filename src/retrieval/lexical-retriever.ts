@@ -7,6 +7,7 @@ import type {
 } from '../storage/ports/search.js'
 import { analyze, detectLanguage } from './analysis.js'
 import { BM25_B, BM25_K1, compareRanked, idf, maxScoreOf, type RankedChunk, rankWithWeights, tfBound } from './bm25.js'
+import { refCode, refOfCode } from './chunk-ref.js'
 import { retrievedChunk } from './retrieved-chunk.js'
 import type { AnalysedQuery, ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
@@ -163,8 +164,9 @@ export class LexicalRetriever implements ExplainingRetriever {
         ).map((row) => [row.chunkId, row]),
       )
     } else {
-      const searchable = new Set(documents.filter((d) => d.searchable).map((d) => d.documentId))
-      const eligible = (documentId: string) => searchable.has(documentId) && accept(documentId)
+      const eligible = new Map(
+        documents.filter((d) => d.searchable && accept(d.documentId)).map((d) => [d.documentKey, d.documentId]),
+      )
       const top = await this.topK(companyId, terms, weights, frequencies, averageLength, eligible, query.limit)
       ranked = top.ranked
       rows = new Map(top.rows.map((row) => [row.chunkId, row]))
@@ -197,7 +199,8 @@ export class LexicalRetriever implements ExplainingRetriever {
     weights: readonly number[],
     frequencies: ReadonlyMap<string, number>,
     averageLength: number,
-    accept: (documentId: string) => boolean,
+    /** Document id by document key, of the documents whose chunks may rank. */
+    eligible: ReadonlyMap<number, string>,
     limit: number,
   ): Promise<{ ranked: RankedChunk[]; rows: ChunkHitRecord[] }> {
     const lists: TermList[] = terms.map((term, index) => {
@@ -205,11 +208,12 @@ export class LexicalRetriever implements ExplainingRetriever {
       return { index, term, weight: weights[index] ?? 0, remaining: df, after: null, bound: df > 0 ? BM25_K1 + 1 : 0 }
     })
     const length = averageLength > 0 ? averageLength : 1
-    const met = new Map<string, Float64Array>()
+    // Contributions per chunk met, by ref code (chunk-ref.ts).
+    const met = new Map<number, Float64Array>()
     const below = (x: number) => x * (1 - 1e-9)
     const above = (x: number) => x * (1 + 1e-9) + 1e-12
 
-    let candidates: string[] = []
+    let candidates: number[] = []
     for (;;) {
       const open = lists.filter((list) => list.bound > 0)
       const unseen = open.reduce((sum, list) => sum + list.weight * list.bound, 0)
@@ -227,8 +231,8 @@ export class LexicalRetriever implements ExplainingRetriever {
           return above(bound)
         }
         candidates = []
-        for (const [chunkId, contributions] of met) {
-          if (theta === undefined || upper(contributions) >= theta) candidates.push(chunkId)
+        for (const [code, contributions] of met) {
+          if (theta === undefined || upper(contributions) >= theta) candidates.push(code)
         }
         const rest = open.reduce((sum, list) => sum + list.remaining, 0)
         if (open.length === 0 || candidates.length * open.length * LOOKUP_COST <= rest) break
@@ -241,15 +245,16 @@ export class LexicalRetriever implements ExplainingRetriever {
       const last = page[page.length - 1]
       if (page.length < size || !last) next.bound = 0
       else {
-        next.after = { chunkId: last.chunkId, impact: last.impact }
+        next.after = { documentKey: last.documentKey, chunkIdx: last.chunkIdx, impact: last.impact }
         next.bound = tfBound(last.impact, averageLength)
       }
       for (const posting of page) {
-        if (!accept(posting.documentId)) continue
-        let contributions = met.get(posting.chunkId)
+        if (!eligible.has(posting.documentKey)) continue
+        const code = refCode(posting.documentKey, posting.chunkIdx)
+        let contributions = met.get(code)
         if (!contributions) {
           contributions = new Float64Array(terms.length)
-          met.set(posting.chunkId, contributions)
+          met.set(code, contributions)
         }
         const norm = BM25_K1 * (1 - BM25_B + (BM25_B * posting.termCount) / length)
         contributions[next.index] = (next.weight * posting.tf * (BM25_K1 + 1)) / (posting.tf + norm)
@@ -259,38 +264,46 @@ export class LexicalRetriever implements ExplainingRetriever {
     // Missing contributions of the candidates, from lists not read to the end.
     const unfinished = lists.filter((list) => list.bound > 0)
     if (unfinished.length > 0) {
-      const missing = candidates.filter((id) => unfinished.some((list) => !(met.get(id)?.[list.index] ?? 0)))
+      const missing = candidates.filter((code) => unfinished.some((list) => !(met.get(code)?.[list.index] ?? 0)))
       const postings = await this.repository.postingsOfChunks(
         companyId,
-        missing,
+        missing.map(refOfCode),
         unfinished.map((list) => list.term),
       )
       for (const posting of postings) {
         const list = unfinished.find((entry) => entry.term === posting.term)
-        const contributions = met.get(posting.chunkId)
+        const contributions = met.get(refCode(posting.documentKey, posting.chunkIdx))
         if (!list || !contributions) continue
         const norm = BM25_K1 * (1 - BM25_B + (BM25_B * posting.termCount) / length)
         contributions[list.index] = (list.weight * posting.tf * (BM25_K1 + 1)) / (posting.tf + norm)
       }
     }
     // Exact scores in term order (as rankWithWeights sums them), then the tie-break keys.
-    const scored = candidates.map((chunkId) => {
+    const scored = candidates.map((code) => {
       let score = 0
-      for (const contribution of met.get(chunkId) ?? []) if (contribution > 0) score += contribution
-      return { chunkId, score }
+      for (const contribution of met.get(code) ?? []) if (contribution > 0) score += contribution
+      return { code, score }
     })
     scored.sort((a, b) => b.score - a.score)
     const cut = scored[limit - 1]?.score
     const contenders = cut === undefined ? scored : scored.filter((entry) => entry.score >= cut)
-    const rows = await this.repository.chunksByIds(
+    const rows = await this.repository.chunksByRefs(
       companyId,
-      contenders.map((entry) => entry.chunkId),
+      contenders.map((entry) => refOfCode(entry.code)),
     )
-    const byId = new Map(rows.map((row) => [row.chunkId, row]))
+    const byChunk = new Map(rows.map((row) => [`${row.documentId}/${row.idx}`, row]))
     const ranked: RankedChunk[] = []
-    for (const entry of contenders) {
-      const row = byId.get(entry.chunkId)
-      if (row) ranked.push({ ...entry, documentId: row.documentId, objectName: row.objectName, idx: row.idx })
+    for (const { code, score } of contenders) {
+      const { documentKey, chunkIdx } = refOfCode(code)
+      const row = byChunk.get(`${eligible.get(documentKey)}/${chunkIdx}`)
+      if (row)
+        ranked.push({
+          chunkId: row.chunkId,
+          documentId: row.documentId,
+          objectName: row.objectName,
+          idx: row.idx,
+          score,
+        })
     }
     ranked.sort(compareRanked)
     return { ranked: ranked.slice(0, limit), rows }

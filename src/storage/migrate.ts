@@ -7,6 +7,7 @@ import * as messages from './migrations/0004-messages.js'
 import * as chunkVectors from './migrations/0005-chunk-vectors.js'
 import * as searchStatistics from './migrations/0006-search-statistics.js'
 import * as indexChanges from './migrations/0007-index-changes.js'
+import * as integerIndexKeys from './migrations/0008-integer-index-keys.js'
 import type { Database } from './schema.js'
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0005-chunk-vectors': chunkVectors,
   '0006-search-statistics': searchStatistics,
   '0007-index-changes': indexChanges,
+  '0008-integer-index-keys': integerIndexKeys,
 }
 
 function provider(dialect: Dialect): MigrationProvider {

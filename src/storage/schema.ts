@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely'
+
 /**
  * Row types of every table, shared by both dialects. Booleans are stored as 0/1 integers and
  * JSON as text, so both stores return identical values; timestamps are fixed-width ISO text.
@@ -161,17 +163,30 @@ export interface ChunksTable {
   created_at: string
 }
 
-/** Postings of the lexical index: how often a term occurs in a chunk. */
-export interface ChunkTermsTable {
+/** Integer key of a company in the lexical index (migration 0008): postings name it by this. */
+export interface IndexCompaniesTable {
+  key: Generated<number>
   company_id: string
-  term: string
-  chunk_id: string
+}
+
+/** Integer key of a document in the lexical index (migration 0008): postings name it by this. */
+export interface IndexDocumentKeysTable {
+  key: Generated<number>
+  company_id: string
   document_id: string
+}
+
+/** Postings of the lexical index: how often a term occurs in a chunk (the chunk `chunk_idx` of the document). */
+export interface PostingsTable {
+  company_key: number
+  term: string
+  /** BM25 term-frequency part for the reference length (src/retrieval/bm25.ts impactOf): read order. */
+  impact: number
+  document_key: number
+  chunk_idx: number
   tf: number
   /** `term_count` of the chunk. */
   term_count: number
-  /** BM25 term-frequency part for the reference length (src/retrieval/bm25.ts impactOf): read order. */
-  impact: number
 }
 
 /** Document frequency of a term: chunks of the company holding it (every chunk in `chunks`). */
@@ -238,7 +253,9 @@ export interface Database {
   jobs: JobsTable
   blob_chunks: BlobChunksTable
   chunks: ChunksTable
-  chunk_terms: ChunkTermsTable
+  index_companies: IndexCompaniesTable
+  index_document_keys: IndexDocumentKeysTable
+  postings: PostingsTable
   term_stats: TermStatsTable
   index_documents: IndexDocumentsTable
   index_versions: IndexVersionsTable

@@ -14,6 +14,17 @@ function sequence(seed: number): () => number {
   }
 }
 
+/** Integer keys of the documents, as the store gives them (kept across revisions). */
+const documentKeys = new Map<string, number>()
+function keyOf(documentId: string): number {
+  let key = documentKeys.get(documentId)
+  if (key === undefined) {
+    key = documentKeys.size + 1
+    documentKeys.set(documentId, key)
+  }
+  return key
+}
+
 interface Version {
   readonly chunks: IndexedChunk[]
   readonly postings: ChunkPosting[]
@@ -32,8 +43,9 @@ function version(documentId: string, revision: number, next: () => number): Vers
       const term = VOCABULARY[Math.floor(next() * next() * VOCABULARY.length)] as string
       tfs.set(term, (tfs.get(term) ?? 0) + 1)
     }
-    chunks.push({ chunkId, documentId, termCount: length, language: next() < 0.8 ? 'en' : 'fr' })
-    for (const [term, tf] of tfs) postings.push({ chunkId, term, tf })
+    const ref = { documentKey: keyOf(documentId), chunkIdx: idx }
+    chunks.push({ chunkId, documentId, ...ref, termCount: length, language: next() < 0.8 ? 'en' : 'fr' })
+    for (const [term, tf] of tfs) postings.push({ ...ref, term, tf })
   }
   return { chunks, postings }
 }
@@ -48,14 +60,16 @@ function exhaustive(
   let chunkCount = 0
   let totalTerms = 0
   for (const [documentId, { chunks, postings: list }] of current) {
-    const byId = new Map(chunks.map((chunk, idx) => [chunk.chunkId, { chunk, idx }]))
+    const byIdx = new Map(chunks.map((chunk, idx) => [chunk.chunkIdx, { chunk, idx }]))
     chunkCount += chunks.length
     totalTerms += chunks.reduce((sum, chunk) => sum + chunk.termCount, 0)
     for (const posting of list) {
-      const found = byId.get(posting.chunkId)
+      const found = byIdx.get(posting.chunkIdx)
       if (!found) throw new Error('posting without chunk')
       postings.push({
-        ...posting,
+        term: posting.term,
+        tf: posting.tf,
+        chunkId: found.chunk.chunkId,
         documentId,
         termCount: found.chunk.termCount,
         objectName: documentId,
@@ -128,13 +142,15 @@ describe('in-memory company index', () => {
     const chunk = (documentId: string, n: number, language: string, termCount: number): IndexedChunk => ({
       chunkId: `${documentId}-${n}`,
       documentId,
+      documentKey: keyOf(documentId),
+      chunkIdx: n,
       termCount,
       language,
     })
     index.apply({
       documentIds: ['a', 'b'],
       chunks: [chunk('a', 0, 'en', 10), chunk('a', 1, 'en', 20), chunk('b', 0, 'fr', 5)],
-      postings: [{ chunkId: 'a-0', term: 'x', tf: 1 }],
+      postings: [{ documentKey: keyOf('a'), chunkIdx: 0, term: 'x', tf: 1 }],
     })
     expect(index.corpus()).toEqual([
       { language: 'en', chunkCount: 2, totalTerms: 30 },

@@ -1,5 +1,6 @@
 import type { ChunkPosting, IndexedChunk, LanguageStats } from '../../storage/ports/search.js'
 import { BM25_B, BM25_K1, idf } from '../bm25.js'
+import { refCode } from '../chunk-ref.js'
 import { mergeSegments, type Segment, SegmentBuilder } from './segment.js'
 
 /** A document's chunks in the index: a run of consecutive chunk ordinals. */
@@ -101,7 +102,7 @@ export class CompanyIndex {
     const { byChunk, added } = this.addChunks(batch.chunks)
     const builder = new SegmentBuilder()
     for (const posting of batch.postings) {
-      const ordinal = byChunk.get(posting.chunkId)
+      const ordinal = byChunk.get(refCode(posting.documentKey, posting.chunkIdx))
       // A posting of a chunk read in another state (changed between the two reads): a later
       // change record reloads the document.
       if (ordinal !== undefined) builder.add(posting.term, ordinal, posting.tf)
@@ -111,10 +112,11 @@ export class CompanyIndex {
 
   /**
    * Adds the chunks (grouped by document, ordered by idx) of documents replacing any they had;
-   * returns each chunk's ordinal and the documents' entries, for `attach`.
+   * returns each chunk's ordinal by its ref code (chunk-ref.ts) and the documents' entries, for
+   * `attach`.
    */
-  addChunks(chunks: readonly IndexedChunk[]): { byChunk: Map<string, number>; added: DocumentEntry[] } {
-    const byChunk = new Map<string, number>()
+  addChunks(chunks: readonly IndexedChunk[]): { byChunk: Map<number, number>; added: DocumentEntry[] } {
+    const byChunk = new Map<number, number>()
     const added: DocumentEntry[] = []
     let at = 0
     while (at < chunks.length) {
@@ -126,7 +128,10 @@ export class CompanyIndex {
       const languages = new Map<string, { chunkCount: number; totalTerms: number }>()
       for (; at < chunks.length && (chunks[at] as IndexedChunk).documentId === documentId; at++) {
         const chunk = chunks[at] as IndexedChunk
-        byChunk.set(chunk.chunkId, this.appendChunk(chunk.chunkId, documentOrdinal, chunk.termCount))
+        byChunk.set(
+          refCode(chunk.documentKey, chunk.chunkIdx),
+          this.appendChunk(chunk.chunkId, documentOrdinal, chunk.termCount),
+        )
         for (const stats of [languages, this.languages]) {
           const entry = stats.get(chunk.language) ?? { chunkCount: 0, totalTerms: 0 }
           entry.chunkCount += 1

@@ -1,4 +1,5 @@
 import type { ChunkPosting, SearchRepository } from '../../storage/ports/search.js'
+import { refCode } from '../chunk-ref.js'
 import { CompanyIndex, type DocumentBatch } from './company-index.js'
 import { TermRunBuilder } from './segment.js'
 
@@ -156,8 +157,8 @@ export class IndexCache {
   }
 
   /**
-   * Reads the company's whole index: the searchable chunks, then every posting in term order from
-   * the covering term index (sequential pages, no look-up per chunk), kept for the loaded chunks.
+   * Reads the company's whole index: the searchable chunks, then every posting in term order
+   * (sequential pages, no look-up per chunk), kept for the loaded chunks.
    */
   private async load(companyId: string, entry: Entry): Promise<CompanyIndex | undefined> {
     // The version first: a change committed while loading is read again at the next check.
@@ -192,7 +193,7 @@ export class IndexCache {
       }
       for (let i = 0; i < end; i++) {
         const posting = page[i] as ChunkPosting
-        const ordinal = byChunk.get(posting.chunkId)
+        const ordinal = byChunk.get(refCode(posting.documentKey, posting.chunkIdx))
         if (ordinal !== undefined) builder.add(posting.term, ordinal, posting.tf)
       }
       if (complete) break

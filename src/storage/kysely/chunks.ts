@@ -10,9 +10,10 @@ import {
   emptyTally,
   type IndexTally,
 } from '../ports/chunks.js'
-import type { ChunksTable, ChunkTermsTable, Database } from '../schema.js'
+import type { ChunksTable, Database, PostingsTable } from '../schema.js'
 import { batches } from './batches.js'
 import { recordIndexChanges } from './index-changes.js'
+import { createCompanyKey, createDocumentKey, documentKeys } from './index-keys.js'
 
 // Rows per INSERT: far below the bound-parameter limits of both engines (SQLite 32766, pg 65535).
 const CHUNK_BATCH = 400
@@ -65,17 +66,17 @@ function allColumns<Row>() {
 }
 
 /** The columns of a posting row, in the order `postingRow` gives their values. */
-const POSTING_COLUMNS = allColumns<ChunkTermsTable>()([
-  'company_id',
+const POSTING_COLUMNS = allColumns<PostingsTable>()([
+  'company_key',
   'term',
-  'chunk_id',
-  'document_id',
+  'impact',
+  'document_key',
+  'chunk_idx',
   'tf',
   'term_count',
-  'impact',
 ])
 
-function postingRow(posting: ChunkTermsTable): RowValues {
+function postingRow(posting: PostingsTable): RowValues {
   return POSTING_COLUMNS.map((column) => posting[column])
 }
 
@@ -108,7 +109,9 @@ export class KyselyChunksRepository implements ChunksRepository {
       await yieldToEventLoop()
     }
     const { sizes, frequencies } = tally
-    let postings: ChunkTermsTable[] = []
+    const companyKey = await createCompanyKey(this.db, companyId)
+    const documentKey = await createDocumentKey(this.db, companyId, documentId)
+    let postings: PostingsTable[] = []
     for (const { chunk, postings: terms } of chunks) {
       const size = sizes.get(chunk.language) ?? { chunks: 0, terms: 0 }
       size.chunks += 1
@@ -117,13 +120,13 @@ export class KyselyChunksRepository implements ChunksRepository {
       for (const posting of terms) {
         frequencies.set(posting.term, (frequencies.get(posting.term) ?? 0) + 1)
         postings.push({
-          company_id: companyId,
+          company_key: companyKey,
           term: posting.term,
-          chunk_id: chunk.id,
-          document_id: documentId,
+          impact: posting.impact,
+          document_key: documentKey,
+          chunk_idx: chunk.idx,
           tf: posting.tf,
           term_count: chunk.termCount,
-          impact: posting.impact,
         })
         if (postings.length === POSTING_BATCH) {
           await this.insertPostings(postings)
@@ -137,9 +140,9 @@ export class KyselyChunksRepository implements ChunksRepository {
     if (postings.length) await this.insertPostings(postings)
   }
 
-  private async insertPostings(postings: readonly ChunkTermsTable[]): Promise<void> {
-    if (this.insertRows) this.insertRows('chunk_terms', POSTING_COLUMNS, postings.map(postingRow))
-    else await this.db.insertInto('chunk_terms').values(postings).execute()
+  private async insertPostings(postings: readonly PostingsTable[]): Promise<void> {
+    if (this.insertRows) this.insertRows('postings', POSTING_COLUMNS, postings.map(postingRow))
+    else await this.db.insertInto('postings').values(postings).execute()
   }
 
   async publishStaged(companyId: string, documentId: string, tally: IndexTally): Promise<void> {
@@ -163,6 +166,13 @@ export class KyselyChunksRepository implements ChunksRepository {
 
   async deleteForDocuments(companyId: string, documentIds: readonly string[]): Promise<void> {
     await this.applyFrequencies(companyId, await this.removeDocuments(companyId, documentIds))
+    for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
+      await this.db
+        .deleteFrom('index_document_keys')
+        .where('company_id', '=', companyId)
+        .where('document_id', 'in', ids)
+        .execute()
+    }
     await recordIndexChanges(this.db, companyId, documentIds)
   }
 
@@ -173,29 +183,30 @@ export class KyselyChunksRepository implements ChunksRepository {
   private async removeDocuments(companyId: string, documentIds: readonly string[]): Promise<Map<string, number>> {
     const delta = new Map<string, number>()
     for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
-      const counts = await this.db
-        .selectFrom('chunk_terms as t')
-        .innerJoin('chunks as c', 'c.id', 't.chunk_id')
-        .select((eb) => ['t.term', eb.fn.countAll<number | string>().as('n')])
-        .where('c.company_id', '=', companyId)
-        .where('c.document_id', 'in', (eb) =>
-          eb
-            .selectFrom('index_documents')
-            .select('document_id')
-            .where('company_id', '=', companyId)
-            .where('document_id', 'in', ids),
-        )
-        .groupBy('t.term')
-        .execute()
-      for (const row of counts) delta.set(row.term, (delta.get(row.term) ?? 0) - Number(row.n))
-      // Postings go by chunk id, the leading column of their primary key, never by a scan (no
-      // company_id condition here: SQLite would read the company's whole impact index with it).
-      await this.db
-        .deleteFrom('chunk_terms')
-        .where('chunk_id', 'in', (eb) =>
-          eb.selectFrom('chunks').select('id').where('company_id', '=', companyId).where('document_id', 'in', ids),
-        )
-        .execute()
+      const keys = await documentKeys(this.db, companyId, ids)
+      if (keys.size > 0) {
+        const published = await this.db
+          .selectFrom('index_documents')
+          .select('document_id')
+          .distinct()
+          .where('company_id', '=', companyId)
+          .where('document_id', 'in', ids)
+          .execute()
+        const counted = published.flatMap((row) => keys.get(row.document_id) ?? [])
+        if (counted.length > 0) {
+          const counts = await this.db
+            .selectFrom('postings')
+            .select((eb) => ['term', eb.fn.countAll<number | string>().as('n')])
+            .where('document_key', 'in', counted)
+            .groupBy('term')
+            .execute()
+          for (const row of counts) delta.set(row.term, (delta.get(row.term) ?? 0) - Number(row.n))
+        }
+        await this.db
+          .deleteFrom('postings')
+          .where('document_key', 'in', [...keys.values()])
+          .execute()
+      }
       await this.db.deleteFrom('chunks').where('company_id', '=', companyId).where('document_id', 'in', ids).execute()
       await this.db
         .deleteFrom('index_documents')
@@ -256,16 +267,15 @@ export class KyselyChunksRepository implements ChunksRepository {
   }
 
   async postingsForDocument(companyId: string, documentId: string): Promise<DocumentPosting[]> {
+    const key = (await documentKeys(this.db, companyId, [documentId])).get(documentId)
+    if (key === undefined) return []
     const rows = await this.db
-      .selectFrom('chunk_terms as t')
-      .innerJoin('chunks as c', 'c.id', 't.chunk_id')
-      .select(['c.idx', 't.term', 't.tf'])
-      // Through the chunks' (chunk_id, term) keys; c.company_id confines them to the company.
-      .where('c.company_id', '=', companyId)
-      .where('c.document_id', '=', documentId)
-      .orderBy('c.idx')
-      .orderBy('t.term')
+      .selectFrom('postings')
+      .select(['chunk_idx', 'term', 'tf'])
+      .where('document_key', '=', key)
+      .orderBy('chunk_idx')
+      .orderBy('term')
       .execute()
-    return rows.map((row) => ({ chunkIdx: row.idx, term: row.term, tf: row.tf }))
+    return rows.map((row) => ({ chunkIdx: Number(row.chunk_idx), term: row.term, tf: Number(row.tf) }))
   }
 }

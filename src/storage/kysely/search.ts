@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql
 import type {
   ChunkHitRecord,
   ChunkPosting,
+  ChunkRef,
   DocumentSelection,
   ImpactCursor,
   ImpactPosting,
@@ -10,6 +11,7 @@ import type {
   IndexedDocument,
   ScoredPosting,
   SearchRepository,
+  TermPosting,
 } from '../ports/search.js'
 import type { Database } from '../schema.js'
 import { batches } from './batches.js'
@@ -85,14 +87,17 @@ export class KyselySearchRepository implements SearchRepository {
   async indexedDocuments(companyId: string): Promise<IndexedDocument[]> {
     const rows = await this.db
       .selectFrom('index_documents as s')
+      .innerJoin('index_document_keys as k', 'k.document_id', 's.document_id')
       .leftJoin('kb_objects as d', (join) =>
         join.onRef('d.id', '=', 's.document_id').on('d.company_id', '=', companyId),
       )
-      .select(['s.document_id', 's.language', 's.chunk_count', 's.total_terms', 'd.embedding_state'])
+      .select(['s.document_id', 'k.key', 's.language', 's.chunk_count', 's.total_terms', 'd.embedding_state'])
       .where('s.company_id', '=', companyId)
+      .where('k.company_id', '=', companyId)
       .execute()
     return rows.map((row) => ({
       documentId: row.document_id,
+      documentKey: Number(row.key),
       language: row.language,
       chunkCount: Number(row.chunk_count),
       totalTerms: Number(row.total_terms),
@@ -115,19 +120,41 @@ export class KyselySearchRepository implements SearchRepository {
       .execute()
     for (const row of rows) frequencies.set(row.term, Number(row.df))
     for (const ids of batches([...new Set(excludedDocumentIds)], ID_BATCH)) {
-      const excluded = await this.db
-        .selectFrom('chunk_terms as t')
-        .innerJoin('chunks as c', 'c.id', 't.chunk_id')
-        .select((eb) => ['t.term', eb.fn.countAll<number | string>().as('n')])
-        .where('c.company_id', '=', companyId)
-        .where('c.document_id', 'in', ids)
-        .where('t.term', 'in', [...terms])
-        .groupBy('t.term')
+      const excluded = await this.postingsOfChunksOf(companyId, ids)
+        .select((eb) => ['p.term', eb.fn.countAll<number | string>().as('n')])
+        .where('p.term', 'in', [...terms])
+        .groupBy('p.term')
         .execute()
       for (const row of excluded) frequencies.set(row.term, (frequencies.get(row.term) ?? 0) - Number(row.n))
     }
     for (const [term, df] of frequencies) if (df <= 0) frequencies.delete(term)
     return frequencies
+  }
+
+  /**
+   * The postings (`p`) of the chunks (`c`) of these documents of the company, found chunk by chunk
+   * through the (document key, chunk idx, term) index. CROSS JOIN fixes that order on SQLite,
+   * whose planner would otherwise read all of a document's postings and look each chunk up.
+   */
+  private postingsOfChunksOf(companyId: string, documentIds: readonly string[]) {
+    return this.db
+      .selectFrom('chunks as c')
+      .crossJoin('index_document_keys as k')
+      .crossJoin('postings as p')
+      .whereRef('k.document_id', '=', 'c.document_id')
+      .whereRef('p.document_key', '=', 'k.key')
+      .whereRef('p.chunk_idx', '=', 'c.idx')
+      .where('c.company_id', '=', companyId)
+      .where('c.document_id', 'in', [...documentIds])
+      .where('k.company_id', '=', companyId)
+  }
+
+  /** The chunks of these PROCESSED documents of the company, with their postings (`p`) and documents (`d`). */
+  private searchablePostingsOf(companyId: string, documentIds: readonly string[]) {
+    return this.postingsOfChunksOf(companyId, documentIds)
+      .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
+      .where('d.company_id', '=', companyId)
+      .where('d.embedding_state', '=', PROCESSED)
   }
 
   async impactPage(
@@ -137,49 +164,75 @@ export class KyselySearchRepository implements SearchRepository {
     size: number,
   ): Promise<ImpactPosting[]> {
     let query = this.db
-      .selectFrom('chunk_terms')
-      .select(['chunk_id', 'impact', 'tf', 'term_count', 'document_id'])
-      .where('company_id', '=', companyId)
+      .selectFrom('postings')
+      .select(['document_key', 'chunk_idx', 'impact', 'tf', 'term_count'])
+      .where('company_key', '=', this.companyKeyOf(companyId))
       .where('term', '=', term)
     if (after) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('impact', '<', after.impact),
-          eb.and([eb('impact', '=', after.impact), eb('chunk_id', '>', after.chunkId)]),
-        ]),
-      )
+      // `impact <=` bounds the range read; the rest places the cursor among equal impacts.
+      query = query
+        .where('impact', '<=', after.impact)
+        .where((eb) =>
+          eb.or([
+            eb('impact', '<', after.impact),
+            eb('document_key', '>', after.documentKey),
+            eb.and([eb('document_key', '=', after.documentKey), eb('chunk_idx', '>', after.chunkIdx)]),
+          ]),
+        )
     }
-    const rows = await query.orderBy('impact', 'desc').orderBy('chunk_id', 'asc').limit(size).execute()
+    const rows = await query
+      .orderBy('impact', 'desc')
+      .orderBy('document_key', 'asc')
+      .orderBy('chunk_idx', 'asc')
+      .limit(size)
+      .execute()
     return rows.map((row) => ({
-      chunkId: row.chunk_id,
+      documentKey: Number(row.document_key),
+      chunkIdx: Number(row.chunk_idx),
       impact: Number(row.impact),
       tf: Number(row.tf),
       termCount: Number(row.term_count),
-      documentId: row.document_id,
     }))
+  }
+
+  private companyKeyOf(companyId: string) {
+    return this.db.selectFrom('index_companies').select('key').where('company_id', '=', companyId)
   }
 
   async postingsOfChunks(
     companyId: string,
-    chunkIds: readonly string[],
+    chunks: readonly ChunkRef[],
     terms: readonly string[],
-  ): Promise<ScoredPosting[]> {
+  ): Promise<TermPosting[]> {
     if (terms.length === 0) return []
-    const result: ScoredPosting[] = []
-    for (const ids of batches([...new Set(chunkIds)], ID_BATCH)) {
+    const result: TermPosting[] = []
+    for (const group of batches(byDocumentKey(chunks), ID_BATCH)) {
       const rows = await this.db
-        .selectFrom('chunk_terms as t')
-        .innerJoin('chunks as c', 'c.id', 't.chunk_id')
-        .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
-        .select(['t.term', 't.tf', 't.chunk_id', 'c.document_id', 'c.term_count', 'c.idx', 'd.object_name'])
-        .where('t.chunk_id', 'in', ids)
-        .where('t.term', 'in', [...terms])
-        // No t.company_id or c.company_id condition: SQLite would then read the company's whole
-        // term or chunk index instead of the keys; d.company_id confines the chunks.
+        .selectFrom('postings as p')
+        .innerJoin('index_document_keys as k', 'k.key', 'p.document_key')
+        .innerJoin('kb_objects as d', 'd.id', 'k.document_id')
+        .select(['p.document_key', 'p.chunk_idx', 'p.term', 'p.tf', 'p.term_count'])
+        .where((eb) =>
+          eb.or(
+            group.map(([documentKey, idxs]) =>
+              eb.and([eb('p.document_key', '=', documentKey), eb('p.chunk_idx', 'in', idxs)]),
+            ),
+          ),
+        )
+        .where('p.term', 'in', [...terms])
+        .where('k.company_id', '=', companyId)
         .where('d.company_id', '=', companyId)
         .where('d.embedding_state', '=', PROCESSED)
         .execute()
-      for (const row of rows) result.push(toPosting(row))
+      for (const row of rows) {
+        result.push({
+          documentKey: Number(row.document_key),
+          chunkIdx: Number(row.chunk_idx),
+          term: row.term,
+          tf: Number(row.tf),
+          termCount: Number(row.term_count),
+        })
+      }
     }
     return result
   }
@@ -192,17 +245,9 @@ export class KyselySearchRepository implements SearchRepository {
     if (terms.length === 0) return []
     const result: ScoredPosting[] = []
     for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
-      // From the documents' chunks to their postings through the (chunk_id, term) primary key.
-      const rows = await this.db
-        .selectFrom('chunks as c')
-        .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
-        .innerJoin('chunk_terms as t', 't.chunk_id', 'c.id')
-        .select(['t.term', 't.tf', 't.chunk_id', 'c.document_id', 'c.term_count', 'c.idx', 'd.object_name'])
-        .where('c.company_id', '=', companyId)
-        .where('c.document_id', 'in', ids)
-        .where('d.company_id', '=', companyId)
-        .where('d.embedding_state', '=', PROCESSED)
-        .where('t.term', 'in', [...terms])
+      const rows = await this.searchablePostingsOf(companyId, ids)
+        .select(['p.term', 'p.tf', 'c.id as chunk_id', 'c.document_id', 'c.term_count', 'c.idx', 'd.object_name'])
+        .where('p.term', 'in', [...terms])
         .execute()
       for (const row of rows) result.push(toPosting(row))
     }
@@ -211,6 +256,45 @@ export class KyselySearchRepository implements SearchRepository {
 
   async chunksByIds(companyId: string, chunkIds: readonly string[]): Promise<ChunkHitRecord[]> {
     if (chunkIds.length === 0) return []
+    // By primary key; no c.company_id condition (SQLite would scan the company's chunks with
+    // it): d.company_id confines the chunks to the company.
+    return this.chunkHits(companyId, (eb) => eb('c.id', 'in', [...chunkIds]))
+  }
+
+  async chunksByRefs(companyId: string, chunks: readonly ChunkRef[]): Promise<ChunkHitRecord[]> {
+    const result: ChunkHitRecord[] = []
+    for (const group of batches(byDocumentKey(chunks), ID_BATCH)) {
+      const keys = await this.db
+        .selectFrom('index_document_keys')
+        .select(['key', 'document_id'])
+        .where('company_id', '=', companyId)
+        .where(
+          'key',
+          'in',
+          group.map(([documentKey]) => documentKey),
+        )
+        .execute()
+      const documentOf = new Map(keys.map((row) => [Number(row.key), row.document_id]))
+      const wanted = group.flatMap(([documentKey, idxs]) => {
+        const documentId = documentOf.get(documentKey)
+        return documentId === undefined ? [] : [[documentId, idxs] as const]
+      })
+      if (wanted.length === 0) continue
+      // Through the (document_id, idx) unique key of the chunks.
+      const hits = await this.chunkHits(companyId, (eb) =>
+        eb.or(
+          wanted.map(([documentId, idxs]) => eb.and([eb('c.document_id', '=', documentId), eb('c.idx', 'in', idxs)])),
+        ),
+      )
+      result.push(...hits)
+    }
+    return result
+  }
+
+  private async chunkHits(
+    companyId: string,
+    which: (eb: ExpressionBuilder<Database & { c: Database['chunks'] }, 'c'>) => Expression<SqlBool>,
+  ): Promise<ChunkHitRecord[]> {
     const rows = await this.db
       .selectFrom('chunks as c')
       .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
@@ -226,9 +310,7 @@ export class KyselySearchRepository implements SearchRepository {
         'd.document_type',
         'd.description',
       ])
-      // By primary key; no c.company_id condition (SQLite would scan the company's chunks with
-      // it): d.company_id confines the chunks to the company.
-      .where('c.id', 'in', [...chunkIds])
+      .where(which)
       .where('d.company_id', '=', companyId)
       .where('d.embedding_state', '=', PROCESSED)
       .execute()
@@ -272,11 +354,13 @@ export class KyselySearchRepository implements SearchRepository {
       const rows = await this.db
         .selectFrom('chunks as c')
         .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
-        .select(['c.id', 'c.document_id', 'c.term_count', 'c.language'])
+        .innerJoin('index_document_keys as k', 'k.document_id', 'c.document_id')
+        .select(['c.id', 'c.document_id', 'k.key', 'c.idx', 'c.term_count', 'c.language'])
         .where('c.company_id', '=', companyId)
         .where('c.document_id', 'in', ids)
         .where('d.company_id', '=', companyId)
         .where('d.embedding_state', '=', PROCESSED)
+        .where('k.company_id', '=', companyId)
         .orderBy('c.document_id')
         .orderBy('c.idx')
         .execute()
@@ -284,6 +368,8 @@ export class KyselySearchRepository implements SearchRepository {
         result.push({
           chunkId: row.id,
           documentId: row.document_id,
+          documentKey: Number(row.key),
+          chunkIdx: Number(row.idx),
           termCount: Number(row.term_count),
           language: row.language,
         })
@@ -303,31 +389,43 @@ export class KyselySearchRepository implements SearchRepository {
 
   async postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<ChunkPosting[]> {
     let query = this.db
-      .selectFrom('chunk_terms')
-      .select(['term', 'chunk_id as chunkId', 'tf'])
-      .where('company_id', '=', companyId)
+      .selectFrom('postings')
+      .select(['term', 'document_key as documentKey', 'chunk_idx as chunkIdx', 'tf'])
+      .where('company_key', '=', this.companyKeyOf(companyId))
     if (fromTerm !== null) query = query.where('term', '>=', fromTerm)
-    // The order of chunk_terms_impact (company_id, term, …): a range read of the covering index.
-    // Rows as the driver gives them (integers are numbers on both): millions are read at a load.
+    // The order of the postings (company_key, term, …): a range read of the clustered table
+    // (SQLite) or covering index (PostgreSQL). Rows as the driver gives them (integers are
+    // numbers on both): millions are read at a load.
     return query.orderBy('term').limit(limit).execute()
   }
 
   async searchablePostings(companyId: string, documentIds: readonly string[]): Promise<ChunkPosting[]> {
     const result: ChunkPosting[] = []
     for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
-      // From the documents' chunks to their postings through the (chunk_id, term) primary key.
-      const rows = await this.db
-        .selectFrom('chunks as c')
-        .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
-        .innerJoin('chunk_terms as t', 't.chunk_id', 'c.id')
-        .select(['t.chunk_id', 't.term', 't.tf'])
-        .where('c.company_id', '=', companyId)
-        .where('c.document_id', 'in', ids)
-        .where('d.company_id', '=', companyId)
-        .where('d.embedding_state', '=', PROCESSED)
+      const rows = await this.searchablePostingsOf(companyId, ids)
+        .select(['p.document_key', 'p.chunk_idx', 'p.term', 'p.tf'])
         .execute()
-      for (const row of rows) result.push({ chunkId: row.chunk_id, term: row.term, tf: Number(row.tf) })
+      for (const row of rows) {
+        result.push({
+          documentKey: Number(row.document_key),
+          chunkIdx: Number(row.chunk_idx),
+          term: row.term,
+          tf: Number(row.tf),
+        })
+      }
     }
     return result
   }
+}
+
+/** Refs grouped by document key: [key, chunk idxs]. */
+function byDocumentKey(chunks: readonly ChunkRef[]): Array<[number, number[]]> {
+  const groups = new Map<number, number[]>()
+  for (const { documentKey, chunkIdx } of chunks) {
+    const idxs = groups.get(documentKey)
+    if (idxs) {
+      if (!idxs.includes(chunkIdx)) idxs.push(chunkIdx)
+    } else groups.set(documentKey, [chunkIdx])
+  }
+  return [...groups]
 }

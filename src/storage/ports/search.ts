@@ -32,9 +32,20 @@ export interface ScoredPosting {
   readonly idx: number
 }
 
+/**
+ * A chunk as the lexical index names it (migration 0008): its document's integer key and its idx
+ * in the document.
+ */
+export interface ChunkRef {
+  readonly documentKey: number
+  readonly chunkIdx: number
+}
+
 /** A document in the lexical index: its size per language and whether it is searchable. */
 export interface IndexedDocument {
   readonly documentId: string
+  /** The document's integer key in the index. */
+  readonly documentKey: number
   readonly language: string
   readonly chunkCount: number
   readonly totalTerms: number
@@ -42,19 +53,27 @@ export interface IndexedDocument {
   readonly searchable: boolean
 }
 
+/** A posting of a term in a chunk, with the chunk's length. */
+export interface TermPosting extends ChunkRef {
+  readonly term: string
+  readonly tf: number
+  /** `term_count` of the chunk. */
+  readonly termCount: number
+}
+
 /** A posting read from a term's list in impact order. */
-export interface ImpactPosting {
-  readonly chunkId: string
+export interface ImpactPosting extends ChunkRef {
   readonly impact: number
   readonly tf: number
   /** `term_count` of the chunk. */
   readonly termCount: number
-  readonly documentId: string
 }
 
-/** Where a term's list was left: read strictly after this (impact descending, chunk id ascending). */
-export interface ImpactCursor {
-  readonly chunkId: string
+/**
+ * Where a term's list was left: read strictly after this (impact descending, then document key and
+ * chunk idx ascending).
+ */
+export interface ImpactCursor extends ChunkRef {
   readonly impact: number
 }
 
@@ -79,7 +98,7 @@ export interface IndexChange {
 }
 
 /** A chunk of a PROCESSED document, as an in-memory index keeps it. */
-export interface IndexedChunk {
+export interface IndexedChunk extends ChunkRef {
   readonly chunkId: string
   readonly documentId: string
   /** `term_count` of the chunk. */
@@ -88,8 +107,7 @@ export interface IndexedChunk {
 }
 
 /** One posting of a chunk: a term and how often it occurs there. */
-export interface ChunkPosting {
-  readonly chunkId: string
+export interface ChunkPosting extends ChunkRef {
   readonly term: string
   readonly tf: number
 }
@@ -109,12 +127,12 @@ export interface SearchRepository {
     excludedDocumentIds: readonly string[],
   ): Promise<Map<string, number>>
   /**
-   * Up to `size` postings of `term`, best impact first then chunk id ascending, strictly after
-   * `after` in that order; documents of any state (the caller filters).
+   * Up to `size` postings of `term`, best impact first then document key and chunk idx ascending,
+   * strictly after `after` in that order; documents of any state (the caller filters).
    */
   impactPage(companyId: string, term: string, after: ImpactCursor | null, size: number): Promise<ImpactPosting[]>
   /** The postings of `terms` in these chunks of the company's PROCESSED documents. */
-  postingsOfChunks(companyId: string, chunkIds: readonly string[], terms: readonly string[]): Promise<ScoredPosting[]>
+  postingsOfChunks(companyId: string, chunks: readonly ChunkRef[], terms: readonly string[]): Promise<TermPosting[]>
   /** The postings of `terms` in the chunks of these PROCESSED documents of the company. */
   postingsOfDocuments(
     companyId: string,
@@ -123,6 +141,8 @@ export interface SearchRepository {
   ): Promise<ScoredPosting[]>
   /** These chunks of the company's PROCESSED documents, in no particular order. */
   chunksByIds(companyId: string, chunkIds: readonly string[]): Promise<ChunkHitRecord[]>
+  /** These chunks (named as the index names them) of the company's PROCESSED documents, in no particular order. */
+  chunksByRefs(companyId: string, chunks: readonly ChunkRef[]): Promise<ChunkHitRecord[]>
   /** The company's index version: the number of index changes recorded (0 when none). */
   indexVersion(companyId: string): Promise<number>
   /**
@@ -137,8 +157,8 @@ export interface SearchRepository {
   /**
    * Up to `limit` postings of the company (documents in any state: the caller keeps those of the
    * chunks it loaded), in byte order of the terms from `fromTerm` on (from the first term when
-   * null); the postings of one term come together, in no particular order. Reads the covering
-   * term index in order, never the postings table.
+   * null); the postings of one term come together, in no particular order. Reads the postings
+   * in their term order (a range of the clustered table or covering index), no look-up per row.
    */
   postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<ChunkPosting[]>
   /** Every posting of the chunks of those of these documents that are PROCESSED, in no particular order. */
