@@ -55,7 +55,8 @@ export interface AppContext {
   readonly retriever: ExplainingRetriever
   /**
    * A runner for the durable jobs (ingestion) over this context's store; nothing runs until the
-   * caller starts it. `concurrency` defaults to LANTERN_WORKERS.
+   * caller starts it. `concurrency` (processing threads) defaults to LANTERN_WORKERS; the runner
+   * takes one job more (`jobsInFlight`).
    */
   createJobRunner(options: JobRunnerFactoryOptions): JobRunner
   close(): Promise<void>
@@ -183,6 +184,7 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     }),
   }
   const createJobRunner = (options: JobRunnerFactoryOptions): JobRunner => {
+    const threads = options.concurrency ?? config.workers
     const ingest = new IngestJobHandler({
       store,
       blobs,
@@ -190,6 +192,7 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
       settings: ingestSettings(config),
       embedder,
       afterProcessing: prepareTables,
+      processingThreads: threads,
     })
     const runner = new JobRunner(
       {
@@ -198,10 +201,9 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
         logger: options.logger,
         handlers: embedder ? { ingest, embed: new EmbedJobHandler({ store, embedder }) } : { ingest },
       },
-      { owner: options.owner, concurrency: options.concurrency ?? config.workers, leaseMs: config.jobLeaseMs },
+      { owner: options.owner, concurrency: jobsInFlight(threads), leaseMs: config.jobLeaseMs },
     )
-    const concurrency = options.concurrency ?? config.workers
-    if (embedder && concurrency > 0) {
+    if (embedder && threads > 0) {
       // Documents processed before this embedding model was configured get their vectors in the background.
       enqueueEmbeddingBackfill(store, embedder, clock).then(
         (queued) => {
@@ -218,4 +220,13 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     await store.close()
   }
   return { config, clock, store, blobs, services, retriever, createJobRunner, close }
+}
+
+/**
+ * Jobs a runner takes at once for `threads` processing threads: one more, so that a thread that
+ * has handed its document's last batch to the store reads the next document while that batch
+ * and the document's index are written, instead of waiting for them.
+ */
+export function jobsInFlight(threads: number): number {
+  return threads > 0 ? threads + 1 : 0
 }

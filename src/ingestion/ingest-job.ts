@@ -73,6 +73,8 @@ export interface IngestJobDeps {
   readonly settings: IngestSettings
   /** Where processDocument runs; worker threads of the handler's own when absent. */
   readonly processor?: DocumentProcessor
+  /** Those worker threads at most (documents beyond wait for one); unlimited when absent. */
+  readonly processingThreads?: number
   /** LANTERN_EMBEDDINGS: chunk vectors are computed after processing and stored with the chunks. */
   readonly embedder?: Embedder
   /**
@@ -174,7 +176,7 @@ export class IngestJobHandler implements JobHandler {
   constructor(private readonly deps: IngestJobDeps) {
     if (deps.processor) this.processor = deps.processor
     else {
-      this.threads = new ProcessingThreads()
+      this.threads = new ProcessingThreads({ maxThreads: deps.processingThreads })
       this.processor = this.threads.run
     }
   }

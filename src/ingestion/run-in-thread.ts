@@ -116,10 +116,12 @@ class ProcessingThread {
   }
 }
 
-/** When a thread is replaced rather than reused (defaults: 320 MiB of heap left, 50 documents). */
+/** When a thread is replaced rather than reused (defaults: 320 MiB of heap left, 50 documents), and how many may run. */
 export interface ThreadPolicy {
   readonly maxRetainedHeapBytes?: number
   readonly maxDocuments?: number
+  /** Threads at most (a document waits for one); unlimited when absent. */
+  readonly maxThreads?: number
 }
 
 /** Runs processDocumentInBatches somewhere: in a worker thread by default; tests may pass another. */
@@ -177,6 +179,8 @@ class Budget {
 export class ProcessingThreads {
   private readonly idle: ProcessingThread[] = []
   private readonly all = new Set<ProcessingThread>()
+  /** Documents waiting for a thread (maxThreads): each is woken when a thread is released or ended. */
+  private readonly waiting: Array<() => void> = []
   private readonly ocrPermit = OcrPermit.createBuffer()
   private nextId = 1
   private closed = false
@@ -193,15 +197,16 @@ export class ProcessingThreads {
    * Processes one document in a thread. Progress messages go to `progress`, chunks to `chunks`,
    * one batch at a time (the thread cuts the next batch meanwhile, then waits for the batch to be
    * taken; the time budget does not run while `chunks` works, so it bounds the parsing and most of
-   * the cutting, not the store).
+   * the cutting, not the store). The thread is free for the next document as soon as it has
+   * handed over its last batch; the promise settles once that batch is stored too. With
+   * `maxThreads`, a document first waits for a free thread.
    * Rejects with the thread's IngestError when processing fails, with a transient IngestError
    * when the thread crashes, with what `chunks` threw, and with `signal.reason` when aborted (the
    * thread is terminated).
    */
   readonly run: DocumentProcessor = async (input, progress, chunks, signal) => {
     signal?.throwIfAborted()
-    if (this.closed) throw new IngestError('document processing is shutting down', false)
-    const thread = this.take(input.limits.memoryMb)
+    const thread = await this.take(input.limits.memoryMb, signal)
     try {
       await this.whenReady(thread, signal)
     } catch (error) {
@@ -211,26 +216,56 @@ export class ProcessingThreads {
     return this.dispatch(thread, input, progress, chunks, signal)
   }
 
-  /** Ends every thread (shutdown); running documents fail with a transient error. */
+  /** Ends every thread (shutdown); running and waiting documents fail with a transient error. */
   async close(): Promise<void> {
     this.closed = true
     this.idle.length = 0
+    for (const wake of this.waiting.splice(0)) wake()
     await Promise.all([...this.all].map((thread) => thread.terminate()))
     this.all.clear()
   }
 
-  private take(memoryMb: number): ProcessingThread {
-    const index = this.idle.findIndex((thread) => thread.memoryMb === memoryMb && !thread.dead)
-    const thread = index >= 0 ? this.idle.splice(index, 1)[0] : undefined
-    if (thread) {
-      clearTimeout(thread.idleTimer)
-      thread.worker.ref()
-      return thread
+  /** An idle thread of this heap size, else a new one, once fewer than maxThreads are in use. */
+  private async take(memoryMb: number, signal: AbortSignal | undefined): Promise<ProcessingThread> {
+    for (;;) {
+      if (this.closed) throw new IngestError('document processing is shutting down', false)
+      signal?.throwIfAborted()
+      const index = this.idle.findIndex((thread) => thread.memoryMb === memoryMb && !thread.dead)
+      const thread = index >= 0 ? this.idle.splice(index, 1)[0] : undefined
+      if (thread) {
+        clearTimeout(thread.idleTimer)
+        thread.worker.ref()
+        return thread
+      }
+      const max = this.policy.maxThreads
+      if (max === undefined || this.all.size < max) {
+        const fresh = new ProcessingThread(memoryMb, this.ocrPermit)
+        this.started += 1
+        this.all.add(fresh)
+        return fresh
+      }
+      // At the cap: an idle thread of another heap size makes room, else wait for one to be freed.
+      const spare = this.idle.shift()
+      if (spare) await this.discard(spare)
+      else await this.threadFreed(signal)
     }
-    const fresh = new ProcessingThread(memoryMb, this.ocrPermit)
-    this.started += 1
-    this.all.add(fresh)
-    return fresh
+  }
+
+  private threadFreed(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }
+      // Woken on abort too: `take` then throws the reason.
+      const onAbort = () => {
+        const index = this.waiting.indexOf(wake)
+        if (index >= 0) this.waiting.splice(index, 1)
+        resolve()
+      }
+      this.waiting.push(wake)
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
   }
 
   private whenReady(thread: ProcessingThread, signal: AbortSignal | undefined): Promise<void> {
@@ -265,6 +300,8 @@ export class ProcessingThreads {
     const maxHeap = this.policy.maxRetainedHeapBytes ?? MAX_RETAINED_HEAP_BYTES
     return new Promise<ProcessingSummary>((resolve, reject) => {
       let settled = false
+      // The batch being stored: the thread may be done (and free) before it is.
+      let storing: Promise<void> = Promise.resolve()
       const settle = (keepThread: boolean, outcome: () => void) => {
         if (settled) return
         settled = true
@@ -289,7 +326,8 @@ export class ProcessingThreads {
           else budget.resume()
         } else if (event.type === 'chunks' && event.id === id) {
           budget.pause()
-          chunks(event.chunks, event.language).then(
+          storing = chunks(event.chunks, event.language)
+          storing.then(
             () => {
               if (settled) return
               budget.resume()
@@ -298,9 +336,13 @@ export class ProcessingThreads {
             (error: unknown) => settle(false, () => reject(error)),
           )
         } else if (event.type === 'done' && event.id === id) {
-          settle(event.heapBytes <= maxHeap, () => resolve(event.result))
+          const { result } = event
+          settle(event.heapBytes <= maxHeap, () => storing.then(() => resolve(result), reject))
         } else if (event.type === 'failed' && event.id === id) {
-          settle(event.heapBytes <= maxHeap, () => reject(new IngestError(event.message, event.permanent)))
+          // Settled after the batch being stored, so the caller's clean-up never races its write.
+          const failure = new IngestError(event.message, event.permanent)
+          const fail = () => reject(failure)
+          settle(event.heapBytes <= maxHeap, () => storing.then(fail, fail))
         }
       })
       thread.post({ type: 'process', id, input })
@@ -322,10 +364,12 @@ export class ProcessingThreads {
     }, IDLE_MS)
     thread.idleTimer.unref()
     this.idle.push(thread)
+    this.waiting.shift()?.()
   }
 
   private async discard(thread: ProcessingThread): Promise<void> {
     this.all.delete(thread)
+    this.waiting.shift()?.()
     await thread.terminate()
   }
 }

@@ -78,9 +78,12 @@ async function handle(port: MessagePort, id: number, input: DocumentToProcess): 
         })
       },
     )
-    await storing
+    // Not waiting for the last batch to be stored: the thread reads the next document meanwhile
+    // (the pool settles this one once the batch is stored).
+    stored.delete(id)
     reply = { type: 'done', id, result, heapBytes: heapBytes() }
   } catch (error) {
+    stored.delete(id)
     reply = { type: 'failed', id, ...describeFailure(error), heapBytes: heapBytes() }
   }
   // An OCR engine holds a few hundred MB (its own thread and WebAssembly memory) and never gives

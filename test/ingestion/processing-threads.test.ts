@@ -155,6 +155,84 @@ describe('processing threads: chunks handed over in batches', () => {
   }, 60_000)
 })
 
+/** A promise and the function that settles it. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {}
+  const opened = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { opened, open }
+}
+
+describe('processing threads: at most maxThreads, freed at the last batch', () => {
+  it('gives the thread to the next document once the last batch is handed over, before it is stored', async () => {
+    const threads = new ProcessingThreads({ maxThreads: 1 })
+    try {
+      const store = gate()
+      let firstSettled = false
+      const first = threads
+        .run(
+          note(0),
+          () => {},
+          async () => store.opened,
+        )
+        .finally(() => {
+          firstSettled = true
+        })
+      // The only thread reads the second document while the first one's batch waits for the store.
+      const second = await threads.run(
+        note(1),
+        () => {},
+        async () => {},
+      )
+      expect(second.chunkCount).toBeGreaterThan(0)
+      expect(firstSettled).toBe(false)
+      store.open()
+      expect((await first).chunkCount).toBeGreaterThan(0)
+      expect(threads.threadsStarted).toBe(1)
+    } finally {
+      await threads.close()
+    }
+  }, 60_000)
+
+  it('keeps a document waiting while every thread is busy, and lets it go when its job is aborted', async () => {
+    const threads = new ProcessingThreads({ maxThreads: 1 })
+    try {
+      const store = gate()
+      let batches = 0
+      // Several batches: the thread waits for the first to be stored, so it stays busy.
+      const first = threads.run(
+        table(25_000),
+        () => {},
+        async () => {
+          batches += 1
+          await store.opened
+        },
+      )
+      const controller = new AbortController()
+      let started = false
+      const waiting = threads.run(
+        note(2),
+        () => {
+          started = true
+        },
+        async () => {},
+        controller.signal,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(started).toBe(false)
+      controller.abort(new Error('lease lost'))
+      await expect(waiting).rejects.toThrow('lease lost')
+      store.open()
+      expect((await first).chunkCount).toBeGreaterThan(0)
+      expect(batches).toBeGreaterThan(1)
+      expect(threads.threadsStarted).toBe(1)
+    } finally {
+      await threads.close()
+    }
+  }, 60_000)
+})
+
 describe('processing threads: one OCR engine at a time', () => {
   it('reads two images at once in two threads, one after the other, both completely', async () => {
     const threads = new ProcessingThreads()
