@@ -42,6 +42,10 @@ function toPosting(row: PostingRow): ScoredPosting {
   }
 }
 
+function toChunkPosting(row: { document_key: number; chunk_idx: number; term: string; tf: number }): ChunkPosting {
+  return { documentKey: Number(row.document_key), chunkIdx: Number(row.chunk_idx), term: row.term, tf: Number(row.tf) }
+}
+
 type DocumentExpressions = ExpressionBuilder<Database, 'kb_objects'>
 
 /** Entries strictly below a folder: a byte-wise range on object_name (`0` is the byte after `/`), so the index applies. */
@@ -224,15 +228,7 @@ export class KyselySearchRepository implements SearchRepository {
         .where('d.company_id', '=', companyId)
         .where('d.embedding_state', '=', PROCESSED)
         .execute()
-      for (const row of rows) {
-        result.push({
-          documentKey: Number(row.document_key),
-          chunkIdx: Number(row.chunk_idx),
-          term: row.term,
-          tf: Number(row.tf),
-          termCount: Number(row.term_count),
-        })
-      }
+      for (const row of rows) result.push({ ...toChunkPosting(row), termCount: Number(row.term_count) })
     }
     return result
   }
@@ -405,14 +401,7 @@ export class KyselySearchRepository implements SearchRepository {
       const rows = await this.searchablePostingsOf(companyId, ids)
         .select(['p.document_key', 'p.chunk_idx', 'p.term', 'p.tf'])
         .execute()
-      for (const row of rows) {
-        result.push({
-          documentKey: Number(row.document_key),
-          chunkIdx: Number(row.chunk_idx),
-          term: row.term,
-          tf: Number(row.tf),
-        })
-      }
+      for (const row of rows) result.push(toChunkPosting(row))
     }
     return result
   }
