@@ -7,12 +7,18 @@ import type { Database } from '../schema.js'
  * reads the row the other committed.
  */
 
-export async function companyKey(db: Kysely<Database>, companyId: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('index_companies')
-    .select('key')
-    .where('company_id', '=', companyId)
-    .executeTakeFirst()
+/** The company's key, as a query (a subquery of the reads of its postings). */
+export function companyKeyQuery(db: Kysely<Database>, companyId: string) {
+  return db.selectFrom('index_companies').select('key').where('company_id', '=', companyId)
+}
+
+/** The document's id, as a query (a subquery of the reads of a document's chunks by key). */
+export function documentIdQuery(db: Kysely<Database>, documentKey: number) {
+  return db.selectFrom('index_document_keys').select('document_id').where('key', '=', documentKey)
+}
+
+async function companyKey(db: Kysely<Database>, companyId: string): Promise<number | undefined> {
+  const row = await companyKeyQuery(db, companyId).executeTakeFirst()
   return row ? Number(row.key) : undefined
 }
 

@@ -15,6 +15,7 @@ import type {
 } from '../ports/search.js'
 import type { Database } from '../schema.js'
 import { batches } from './batches.js'
+import { companyKeyQuery, documentIdQuery } from './index-keys.js'
 
 const PROCESSED = 'PROCESSED'
 // Ids per IN list: far below the bound-parameter limits of both engines.
@@ -170,7 +171,7 @@ export class KyselySearchRepository implements SearchRepository {
     let query = this.db
       .selectFrom('postings')
       .select(['document_key', 'chunk_idx', 'impact', 'tf', 'term_count'])
-      .where('company_key', '=', this.companyKeyOf(companyId))
+      .where('company_key', '=', companyKeyQuery(this.db, companyId))
       .where('term', '=', term)
     if (after) {
       // `impact <=` bounds the range read; the rest places the cursor among equal impacts.
@@ -197,10 +198,6 @@ export class KyselySearchRepository implements SearchRepository {
       tf: Number(row.tf),
       termCount: Number(row.term_count),
     }))
-  }
-
-  private companyKeyOf(companyId: string) {
-    return this.db.selectFrom('index_companies').select('key').where('company_id', '=', companyId)
   }
 
   async postingsOfChunks(
@@ -260,26 +257,13 @@ export class KyselySearchRepository implements SearchRepository {
   async chunksByRefs(companyId: string, chunks: readonly ChunkRef[]): Promise<ChunkHitRecord[]> {
     const result: ChunkHitRecord[] = []
     for (const group of batches(byDocumentKey(chunks), ID_BATCH)) {
-      const keys = await this.db
-        .selectFrom('index_document_keys')
-        .select(['key', 'document_id'])
-        .where('company_id', '=', companyId)
-        .where(
-          'key',
-          'in',
-          group.map(([documentKey]) => documentKey),
-        )
-        .execute()
-      const documentOf = new Map(keys.map((row) => [Number(row.key), row.document_id]))
-      const wanted = group.flatMap(([documentKey, idxs]) => {
-        const documentId = documentOf.get(documentKey)
-        return documentId === undefined ? [] : [[documentId, idxs] as const]
-      })
-      if (wanted.length === 0) continue
-      // Through the (document_id, idx) unique key of the chunks.
+      // Through the (document_id, idx) unique key of the chunks; a key of another company's
+      // document names chunks that d.company_id leaves out.
       const hits = await this.chunkHits(companyId, (eb) =>
         eb.or(
-          wanted.map(([documentId, idxs]) => eb.and([eb('c.document_id', '=', documentId), eb('c.idx', 'in', idxs)])),
+          group.map(([documentKey, idxs]) =>
+            eb.and([eb('c.document_id', '=', documentIdQuery(this.db, documentKey)), eb('c.idx', 'in', idxs)]),
+          ),
         ),
       )
       result.push(...hits)
@@ -387,7 +371,7 @@ export class KyselySearchRepository implements SearchRepository {
     let query = this.db
       .selectFrom('postings')
       .select(['term', 'document_key as documentKey', 'chunk_idx as chunkIdx', 'tf'])
-      .where('company_key', '=', this.companyKeyOf(companyId))
+      .where('company_key', '=', companyKeyQuery(this.db, companyId))
     if (fromTerm !== null) query = query.where('term', '>=', fromTerm)
     // The order of the postings (company_key, term, …): a range read of the clustered table
     // (SQLite) or covering index (PostgreSQL). Rows as the driver gives them (integers are

@@ -6,10 +6,12 @@ import type { Dialect } from '../dialect.js'
  * each posting by three 36-character text ids (company, chunk, document), written into three
  * B-trees. Writing them was most of the main thread's work during ingestion. `postings` names the
  * company and the document by integer keys (`index_companies`, `index_document_keys`) and the chunk
- * by its idx in the document, so a row is a fifth of the size:
+ * by its idx in the document (the database is a sixth of the size for the same postings):
  * - SQLite: one clustered B-tree in read order (company, term, impact desc, document, chunk) and one
  *   covering index by (document, chunk, term) for the reads and deletes of a document's or a
  *   chunk's postings.
+ *   The writer gives one posting per (chunk, term) (`postingsOf` sums the frequencies); that index
+ *   does not check it, so SQLite writes one B-tree less.
  * - PostgreSQL: the (document, chunk, term) primary key and the covering read-order index.
  * Keys are never reused (AUTOINCREMENT on SQLite, an identity sequence on PostgreSQL), so a key
  * read by a process always names the same document.
