@@ -8,7 +8,7 @@
  * transaction (1,000 chunks per batch, as the processing threads hand them over).
  * Usage: npm run bench:postings-writes -- [--limit N]
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -123,7 +123,8 @@ async function postingsOf(dir: string, files: readonly string[]): Promise<Postin
   return rows
 }
 
-async function write(variant: Variant, rows: readonly Posting[]): Promise<number> {
+/** Milliseconds to write the rows, and the database file's size afterwards (everything else in it is empty). */
+async function write(variant: Variant, rows: readonly Posting[]): Promise<{ ms: number; bytes: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lantern-postings-'))
   const handle = openDatabase({ dataDir, databaseUrl: undefined, pgPoolSize: 1 })
   const { layout } = variant
@@ -148,7 +149,8 @@ async function write(variant: Variant, rows: readonly Posting[]): Promise<number
     }
     // What is still in the WAL is checkpointed too, so every variant pays for all its pages.
     await sql.raw('pragma wal_checkpoint(TRUNCATE)').execute(handle.db)
-    return performance.now() - started
+    const ms = performance.now() - started
+    return { ms, bytes: statSync(join(dataDir, 'lantern.db')).size }
   } finally {
     await handle.close()
     rmSync(dataDir, { recursive: true, force: true })
@@ -165,15 +167,20 @@ async function main(): Promise<void> {
   const host = machine()
   const loadAtStart = load()
   const rows = await postingsOf(dir, files)
-  const results: Array<{ variant: Variant; ms: number }> = []
-  for (const variant of VARIANTS) results.push({ variant, ms: await write(variant, rows) })
+  const results: Array<{ variant: Variant; ms: number; bytes: number }> = []
+  for (const variant of VARIANTS) results.push({ variant, ...(await write(variant, rows)) })
   const markdown = [
     `- Machine: ${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
     `- Postings: ${rows.length} rows of the first ${files.length} filings, written into a fresh migrated SQLite database each time.`,
     '',
     table(
-      ['variant', 'seconds', 'µs per row'],
-      results.map(({ variant, ms }) => [variant.label, round(ms / 1000, 2), round((ms * 1000) / rows.length, 2)]),
+      ['variant', 'seconds', 'µs per row', 'database MB'],
+      results.map(({ variant, ms, bytes }) => [
+        variant.label,
+        round(ms / 1000, 2),
+        round((ms * 1000) / rows.length, 2),
+        round(bytes / 1e6, 1),
+      ]),
     ),
   ].join('\n')
   console.log(markdown)
