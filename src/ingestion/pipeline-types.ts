@@ -66,8 +66,9 @@ export interface ProcessedDocument extends Omit<ProcessingSummary, 'chunkCount'>
 /**
  * Takes the chunks of a document being processed, a batch at a time, in idx order; processing
  * waits for it before cutting more, so a huge document is never held as chunks all at once.
+ * `last` says no batch follows (a processing thread hands that one over with its result).
  */
-export type ChunkSink = (chunks: readonly ChunkDraft[], language: string) => Promise<void>
+export type ChunkSink = (chunks: readonly ChunkDraft[], language: string, last?: boolean) => Promise<void>
 
 /** Progress reported while processing: units (pages) done of total. */
 export type ProgressReporter = (done: number, total: number) => void

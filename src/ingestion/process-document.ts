@@ -96,7 +96,7 @@ export async function processDocumentInBatches(
       batchChars = 0
     }
   }
-  if (batch.length > 0) await sink(batch, language)
+  if (batch.length > 0) await sink(batch, language, true)
   return { chunkCount, pageCount: parsed.pageCount, documentType: parsed.documentType, language, description }
 }
 

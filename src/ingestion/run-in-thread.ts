@@ -216,6 +216,11 @@ export class ProcessingThreads {
     return this.dispatch(thread, input, progress, chunks, signal)
   }
 
+  /** Documents waiting for a free thread (maxThreads). */
+  get documentsWaiting(): number {
+    return this.waiting.length
+  }
+
   /** Ends every thread (shutdown); running and waiting documents fail with a transient error. */
   async close(): Promise<void> {
     this.closed = true
@@ -336,7 +341,11 @@ export class ProcessingThreads {
             (error: unknown) => settle(false, () => reject(error)),
           )
         } else if (event.type === 'done' && event.id === id) {
-          const { result } = event
+          const { result, last } = event
+          // The thread is released first; its last batch is stored once the next document has
+          // been handed to it (setImmediate runs after the hand-over's promise steps).
+          if (last)
+            storing = storing.then(() => new Promise(setImmediate)).then(() => chunks(last.chunks, last.language))
           settle(event.heapBytes <= maxHeap, () => storing.then(() => resolve(result), reject))
         } else if (event.type === 'failed' && event.id === id) {
           // Settled after the batch being stored, so the caller's clean-up never races its write.

@@ -23,7 +23,14 @@ export type ThreadMessage =
       readonly chunks: readonly ChunkDraft[]
       readonly language: string
     }
-  | { readonly type: 'done'; readonly id: number; readonly result: ProcessingSummary; readonly heapBytes: number }
+  | {
+      readonly type: 'done'
+      readonly id: number
+      readonly result: ProcessingSummary
+      readonly heapBytes: number
+      /** The last batch, handed over with the result so the thread is free before it is stored. */
+      readonly last?: { readonly chunks: readonly ChunkDraft[]; readonly language: string }
+    }
   | {
       readonly type: 'failed'
       readonly id: number
@@ -66,22 +73,28 @@ async function handle(port: MessagePort, id: number, input: DocumentToProcess): 
   // The batch being stored: the next one is cut meanwhile and handed over once it is stored, so
   // processing and the store's writes overlap by one batch and never more.
   let storing: Promise<void> = Promise.resolve()
+  let last: { chunks: readonly ChunkDraft[]; language: string } | undefined
   try {
     const result = await processDocumentInBatches(
       input,
       (done, total) => port.postMessage({ type: 'progress', id, done, total }),
-      async (chunks, language) => {
+      async (chunks, language, isLast) => {
         await storing
+        if (isLast) {
+          last = { chunks, language }
+          return
+        }
         storing = new Promise<void>((resolve) => {
           stored.set(id, resolve)
           port.postMessage({ type: 'chunks', id, chunks, language } satisfies ThreadMessage)
         })
       },
     )
-    // Not waiting for the last batch to be stored: the thread reads the next document meanwhile
-    // (the pool settles this one once the batch is stored).
+    // The last batch goes with the result, not before it: the pool gives this thread the next
+    // document first and stores the batch after (as a message of its own, the batch's
+    // transaction would hold the pool's event loop, and the thread idle, until it committed).
     stored.delete(id)
-    reply = { type: 'done', id, result, heapBytes: heapBytes() }
+    reply = { type: 'done', id, result, heapBytes: heapBytes(), ...(last ? { last } : {}) }
   } catch (error) {
     stored.delete(id)
     reply = { type: 'failed', id, ...describeFailure(error), heapBytes: heapBytes() }

@@ -195,6 +195,33 @@ describe('processing threads: at most maxThreads, freed at the last batch', () =
     }
   }, 60_000)
 
+  it('hands the next document to the thread before its last batch is stored', async () => {
+    const threads = new ProcessingThreads({ maxThreads: 1 })
+    try {
+      const waitingWhenStored: number[] = []
+      // A store that holds the event loop while it writes, as SQLite does.
+      const first = threads.run(
+        note(0),
+        () => {},
+        async () => {
+          waitingWhenStored.push(threads.documentsWaiting)
+        },
+      )
+      const second = threads.run(
+        note(1),
+        () => {},
+        async () => {},
+      )
+      expect(threads.documentsWaiting).toBe(1)
+      expect((await first).chunkCount).toBeGreaterThan(0)
+      // The second document already had the thread when the first one's only batch was stored.
+      expect(waitingWhenStored).toEqual([0])
+      expect((await second).chunkCount).toBeGreaterThan(0)
+    } finally {
+      await threads.close()
+    }
+  }, 60_000)
+
   it('keeps a document waiting while every thread is busy, and lets it go when its job is aborted', async () => {
     const threads = new ProcessingThreads({ maxThreads: 1 })
     try {
