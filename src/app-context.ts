@@ -56,7 +56,7 @@ export interface AppContext {
   /**
    * A runner for the durable jobs (ingestion) over this context's store; nothing runs until the
    * caller starts it. `concurrency` (processing threads) defaults to LANTERN_WORKERS; the runner
-   * takes one job more (`jobsInFlight`).
+   * takes twice as many jobs (`jobsInFlight`).
    */
   createJobRunner(options: JobRunnerFactoryOptions): JobRunner
   close(): Promise<void>
@@ -223,10 +223,11 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
 }
 
 /**
- * Jobs a runner takes at once for `threads` processing threads: one more, so that a thread that
- * has handed its document's last batch to the store reads the next document while that batch
- * and the document's index are written, instead of waiting for them.
+ * Jobs a runner takes at once for `threads` processing threads: two per thread, so that every
+ * thread that has handed its document's last batch to the store reads its next document while
+ * that batch and the document's index are written, instead of waiting for them (with one job
+ * more than threads, the threads still waited whenever the store fell behind by two documents).
  */
 export function jobsInFlight(threads: number): number {
-  return threads > 0 ? threads + 1 : 0
+  return threads > 0 ? 2 * threads : 0
 }

@@ -11,14 +11,18 @@ import type { BlobStore } from '../storage/ports/blobs.js'
 import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { Repositories, Store } from '../storage/store.js'
 import { IngestError } from './errors.js'
+import { GroupedWrites } from './grouped-writes.js'
 import type { IngestLimits } from './model.js'
 import { mutoolRuns } from './parsers/pdf-mutool.js'
 import type { DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
+import { BATCH_CHUNKS } from './process-document.js'
 import { type DocumentProcessor, ProcessingThreads } from './run-in-thread.js'
 import { StagedChunks, StaleResult } from './staged-chunks.js'
 
 /** Share of a page an embedded image must cover to be OCR'd, when the document does not say. */
 const DEFAULT_IMAGE_MIN_SIZE_RATIO = 0.1
+/** Chunks one grouped transaction writes at most (a single batch may be larger): two full batches. */
+const WRITE_GROUP_CHUNKS = 2 * BATCH_CHUNKS
 
 /** How documents are processed: limits, OCR languages, chunking, where local copies go. */
 export interface IngestSettings {
@@ -172,8 +176,11 @@ export class IngestJobHandler implements JobHandler {
   private readonly runs = new WeakMap<Lease, Timestamp>()
   private readonly threads: ProcessingThreads | undefined
   private readonly processor: DocumentProcessor
+  /** The index writes of every document this handler processes, grouped per transaction. */
+  private readonly writes: GroupedWrites
 
   constructor(private readonly deps: IngestJobDeps) {
+    this.writes = new GroupedWrites(deps.store, WRITE_GROUP_CHUNKS)
     if (deps.processor) this.processor = deps.processor
     else {
       this.threads = new ProcessingThreads({ maxThreads: deps.processingThreads })
@@ -222,7 +229,7 @@ export class IngestJobHandler implements JobHandler {
           ),
         this.deps.settings.progressIntervalMs,
       )
-      staged = new StagedChunks(this.deps, { companyId, documentId, run }, lease.signal)
+      staged = new StagedChunks({ ...this.deps, writes: this.writes }, { companyId, documentId, run }, lease.signal)
       let summary: ProcessingSummary
       try {
         summary = await this.processor(input, progress.report, staged.add, lease.signal)
@@ -355,10 +362,10 @@ export class IngestJobHandler implements JobHandler {
     staged: StagedChunks,
     reportedTotal: number,
   ): Promise<void> {
-    const { store, clock } = this.deps
+    const { clock } = this.deps
     const { companyId, id } = document
     const total = reportedTotal > 0 ? reportedTotal : summary.pageCount
-    await store.transaction(async (tx) => {
+    await this.writes.run(async (tx) => {
       await lease.completeIn(tx)
       const current = await tx.knowledgeBase.findById(companyId, id)
       if (current?.kind !== 'document') return

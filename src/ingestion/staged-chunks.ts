@@ -2,6 +2,7 @@ import type { Clock, Timestamp } from '../lib/clock.js'
 import type { Embedder } from '../retrieval/embeddings/types.js'
 import { addTally, emptyTally } from '../storage/ports/chunks.js'
 import type { Repositories, Store } from '../storage/store.js'
+import type { GroupedWrites } from './grouped-writes.js'
 import { indexed } from './index-document.js'
 import type { ChunkSink } from './pipeline-types.js'
 
@@ -33,7 +34,13 @@ export class StagedChunks {
   private discarded = false
 
   constructor(
-    private readonly deps: { readonly store: Store; readonly clock: Clock; readonly embedder?: Embedder },
+    private readonly deps: {
+      readonly store: Store
+      readonly clock: Clock
+      readonly embedder?: Embedder
+      /** Where the batches are written, grouped with other documents' writes. */
+      readonly writes: GroupedWrites
+    },
     private readonly target: RunOf,
     private readonly signal?: AbortSignal,
   ) {}
@@ -71,7 +78,7 @@ export class StagedChunks {
   }
 
   private async write(drafts: Parameters<ChunkSink>[0], language: string): Promise<void> {
-    const { store, clock, embedder } = this.deps
+    const { writes, clock, embedder } = this.deps
     const { companyId, documentId, run } = this.target
     const createdAt = clock.now()
     const chunks = drafts.map((draft) => indexed(companyId, documentId, draft, language, createdAt))
@@ -83,13 +90,14 @@ export class StagedChunks {
           this.signal,
         )
       : undefined
-    const batch = emptyTally()
-    await store.transaction(async (tx) => {
+    const batch = await writes.run(async (tx) => {
+      // Counted anew by each attempt: a group that rolls back runs this again alone.
+      const tally = emptyTally()
       const document = await tx.knowledgeBase.findById(companyId, documentId)
       if (document?.kind !== 'document')
         throw new StaleResult(`document ${documentId} was deleted while it was processed`)
       // Rows before the document row: the lock order of every index write and of a delete.
-      await tx.chunks.stage(companyId, documentId, chunks, batch)
+      await tx.chunks.stage(companyId, documentId, chunks, tally)
       if (embedder && vectors) {
         const written = chunks.flatMap(({ chunk }, i) => {
           const vector = vectors[i]
@@ -104,7 +112,8 @@ export class StagedChunks {
         { chunkCount: this.staged + chunks.length },
       )
       if (!current) throw new StaleResult(`document ${documentId} changed while it was processed`)
-    })
+      return tally
+    }, chunks.length)
     addTally(this.tally, batch)
     this.staged += chunks.length
   }
