@@ -80,8 +80,28 @@ function postingRow(posting: PostingsTable): RowValues {
   return POSTING_COLUMNS.map((column) => posting[column])
 }
 
+/** The columns of a chunk row, in the order `chunkValues` gives their values. */
+const CHUNK_COLUMNS = allColumns<ChunksTable>()([
+  'id',
+  'company_id',
+  'document_id',
+  'idx',
+  'text',
+  'token_count',
+  'term_count',
+  'page_number',
+  'row_idx',
+  'metadata',
+  'language',
+  'created_at',
+])
+
+function chunkValues(row: ChunksTable): RowValues {
+  return CHUNK_COLUMNS.map((column) => row[column])
+}
+
 export class KyselyChunksRepository implements ChunksRepository {
-  /** `insertRows`: the store's bulk path for postings, where it has one (SQLite). */
+  /** `insertRows`: the store's bulk path for chunks and postings, where it has one (SQLite). */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly insertRows?: RowInserter,
@@ -102,10 +122,9 @@ export class KyselyChunksRepository implements ChunksRepository {
     tally: IndexTally,
   ): Promise<void> {
     for (const batch of batches(chunks, CHUNK_BATCH)) {
-      await this.db
-        .insertInto('chunks')
-        .values(batch.map(({ chunk }) => toRow({ ...chunk, companyId, documentId })))
-        .execute()
+      const rows = batch.map(({ chunk }) => toRow({ ...chunk, companyId, documentId }))
+      if (this.insertRows) this.insertRows('chunks', CHUNK_COLUMNS, rows.map(chunkValues))
+      else await this.db.insertInto('chunks').values(rows).execute()
       await yieldToEventLoop()
     }
     const { sizes, frequencies } = tally
