@@ -6,7 +6,7 @@ import { ingestSettings } from '../../src/ingestion/ingest-job.js'
 import type { Block, ParsedDocument, ParseInput } from '../../src/ingestion/model.js'
 import { terminateOcr } from '../../src/ingestion/ocr.js'
 import { createPdfParser, pdfParser } from '../../src/ingestion/parsers/pdf.js'
-import { mutoolRuns } from '../../src/ingestion/parsers/pdf-mutool.js'
+import { mutoolRuns, PAGES_PER_RUN } from '../../src/ingestion/parsers/pdf-mutool.js'
 import { parserFor } from '../../src/ingestion/parsers/registry.js'
 import { allText, fakeOcr, ingestFailure, manifestTags, textImage, withTimeout } from './ocr-support.js'
 import {
@@ -387,6 +387,25 @@ describe('PDF text from mutool, with pdf.js as the fallback', () => {
     const fromPdfjs = await pdfParser.parse(inputFor(path, PDF))
     const fromMutool = await pdfParser.parse(inputFor(path, PDF, { mutool: 'mutool' }))
     expect(fromMutool).toEqual(fromPdfjs)
+  })
+
+  it.skipIf(!mutoolInstalled)('reads every page of a document longer than one mutool run, in order, with progress', async () => {
+    const total = PAGES_PER_RUN + 25
+    const path = await file(
+      'long.pdf',
+      await pdfOf((doc) => {
+        for (let i = 1; i <= total; i++) doc.addPage({ size: [300, 200] }).text(`Section number ${i} of the long report.`)
+      }),
+    )
+    const progress: number[] = []
+    const doc = await pdfParser.parse(
+      inputFor(path, PDF, { mutool: 'mutool', progress: (done, of) => progress.push(of === total ? done : -1) }),
+    )
+    expect(doc.pageCount).toBe(total)
+    expect(doc.blocks.map((block) => [block.page, block.kind === 'paragraph' ? block.text : block.kind])).toEqual(
+      Array.from({ length: total }, (_, i) => [i + 1, `Section number ${i + 1} of the long report.`]),
+    )
+    expect(progress).toEqual(Array.from({ length: total }, (_, i) => i + 1))
   })
 
   it.skipIf(!mutoolInstalled)('LANTERN_PDF_TEXT chooses the text layer, and mutool is required only when named', () => {

@@ -34,13 +34,16 @@ export function mutoolTimeoutMs(pages: number): number {
 /**
  * The document's page count, title and whether it needs a password, from MuPDF's own JavaScript
  * (`mutool run`): `getMetaData` decodes the PDF string of the title, and `needsPassword` is false
- * when the empty user password opens the document.
+ * when the empty user password opens the document. It exits with status 3 after a document that
+ * needs a password or has no pages or more than the cap (its second argument), so the drawing
+ * chained after it (see mutoolOpen) does not start.
  */
 const INFO_SCRIPT = `var doc = new Document(scriptArgs[0]);
-if (doc.needsPassword()) { print(JSON.stringify({ needsPassword: true })); }
-else { print(JSON.stringify({ needsPassword: false, pages: doc.countPages(), title: doc.getMetaData("info:Title") || null })); }
+if (doc.needsPassword()) { print(JSON.stringify({ needsPassword: true })); quit(3); }
+var pages = doc.countPages();
+print(JSON.stringify({ needsPassword: false, pages: pages, title: doc.getMetaData("info:Title") || null }));
+if (!(pages >= 1 && pages <= Number(scriptArgs[1]))) quit(3);
 `
-
 export interface MutoolDocument {
   readonly pageCount: number
   readonly title: string | null
@@ -92,20 +95,48 @@ export function mutoolRuns(command = 'mutool'): boolean {
   return runs
 }
 
-/** Page count and title; a document that needs a password ends here, like in pdf.js. */
-export async function mutoolDocument(command: string, path: string, timeoutMs: number): Promise<MutoolDocument> {
-  const output = await run(command, ['run', infoScript(), path], timeoutMs)
+/**
+ * Page count and title, and the text items of the first `firstPages` pages, from one process (the
+ * info script, then mutool draw): a spawn from a process as large as the service costs tens of
+ * milliseconds, and most documents are read whole by this one run. A document that needs a
+ * password ends here, like in pdf.js; one MuPDF counts no pages or more than `maxPages` in is a
+ * MutoolFailure (pdf.js counts the pages it finds).
+ */
+export async function mutoolOpen(
+  command: string,
+  path: string,
+  firstPages: number,
+  maxPages: number,
+  /** At most this long in all; the drawing gets mutoolTimeoutMs of the pages it draws. */
+  timeoutMs: number,
+): Promise<{ document: MutoolDocument; pages: MutoolPage[] }> {
+  // The time for one page until the info line says how many there are to draw.
+  const { stdout, stderr, code } = await run(
+    `"$0" run "$1" "$2" "$3" && exec "$0" draw -q -F stext.json -o - "$2" "$4"`,
+    [command, infoScript(), path, String(maxPages), `1-${firstPages}`],
+    Math.min(timeoutMs, mutoolTimeoutMs(1)),
+    (line) => {
+      const pages = /"pages":(\d+)/u.exec(line)?.[1]
+      return Math.min(timeoutMs, mutoolTimeoutMs(Math.min(firstPages, Number(pages ?? 1))))
+    },
+  )
+  const lineEnd = stdout.indexOf('\n')
   let info: { needsPassword?: unknown; pages?: unknown; title?: unknown }
   try {
-    info = JSON.parse(output.stdout.trim().split('\n').at(-1) ?? '') as typeof info
+    info = JSON.parse(lineEnd < 0 ? stdout : stdout.slice(0, lineEnd)) as typeof info
   } catch {
-    throw new MutoolFailure(`mutool could not open the document: ${firstLine(output.stderr)}`)
+    throw new MutoolFailure(`mutool could not open the document: ${firstLine(stderr)}`)
   }
   if (info.needsPassword === true) throw ingestErrors.passwordProtected()
   // pdf.js rejects a document without pages with its own reason.
   if (typeof info.pages !== 'number' || info.pages < 1) throw new MutoolFailure('mutool found no pages')
+  // MuPDF believes a damaged page tree's /Count (a fuzzed file claims 1,410,065,407 pages) where
+  // pdf.js counts the pages it finds: past the cap, pdf.js decides.
+  if (info.pages > maxPages) throw new MutoolFailure(`mutool counts ${info.pages} pages`)
+  if (code !== 0) throw new MutoolFailure(`mutool failed: ${firstLine(stderr) || `exit code ${code}`}`)
   const title = typeof info.title === 'string' ? info.title.replace(/\s+/gu, ' ').trim() : ''
-  return { pageCount: info.pages, title: title || null }
+  const pages = stextPages(stdout.slice(lineEnd + 1), stderr, Math.min(firstPages, info.pages))
+  return { document: { pageCount: info.pages, title: title || null }, pages }
 }
 
 /**
@@ -119,19 +150,25 @@ export async function mutoolPages(
   last: number,
   timeoutMs: number,
 ): Promise<MutoolPage[]> {
-  const { stdout, stderr } = await run(
-    command,
-    ['draw', '-q', '-F', 'stext.json', '-o', '-', path, `${first}-${last}`],
+  const { stdout, stderr, code } = await run(
+    `exec "$0" draw -q -F stext.json -o - "$1" "$2"`,
+    [command, path, `${first}-${last}`],
     timeoutMs,
   )
+  if (code !== 0) throw new MutoolFailure(`mutool failed: ${firstLine(stderr) || `exit code ${code}`}`)
+  return stextPages(stdout, stderr, last - first + 1)
+}
+
+/** MuPDF's structured text of `expected` pages, as text items per page. */
+function stextPages(json: string, stderr: string, expected: number): MutoolPage[] {
   let parsed: { pages?: readonly StextPage[] }
   try {
-    parsed = JSON.parse(stdout) as typeof parsed
+    parsed = JSON.parse(json) as typeof parsed
   } catch {
     throw new MutoolFailure(`mutool gave no readable text: ${firstLine(stderr)}`)
   }
   const pages = parsed.pages ?? []
-  if (pages.length !== last - first + 1) throw new MutoolFailure(`mutool drew ${pages.length} of the pages asked for`)
+  if (pages.length !== expected) throw new MutoolFailure(`mutool drew ${pages.length} of the pages asked for`)
   return pages.map(pageItems)
 }
 
@@ -176,21 +213,22 @@ function infoScript(): string {
 }
 
 /**
- * Runs mutool with its address space capped (a memory guard the processing thread's heap limit
- * does not give a child process) and killed at the time limit, so a hostile file cannot keep it
- * running. Only the start of stderr is kept: a broken content stream can make MuPDF print
- * millions of warnings.
+ * Runs `script` (a shell command line whose `$0`, `$1`… are `args`) with the address space of
+ * the mutool it starts capped (a memory guard the processing thread's heap limit does not give a
+ * child process), killed at the time limit, so a hostile file cannot keep it running. Only the
+ * start of stderr is kept: a broken content stream can make MuPDF print millions of warnings.
  */
-function run(command: string, args: readonly string[], timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
+function run(
+  script: string,
+  args: readonly string[],
+  timeoutMs: number,
+  retime?: (firstLine: string) => number,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      '/bin/sh',
-      ['-c', `ulimit -v ${ADDRESS_SPACE_KIB} 2>/dev/null; exec "$0" "$@"`, command, ...args],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-      },
-    )
+    const child = spawn('/bin/sh', ['-c', `ulimit -v ${ADDRESS_SPACE_KIB} 2>/dev/null; ${script}`, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    })
     const stdout: Buffer[] = []
     let stdoutBytes = 0
     let stderr = ''
@@ -199,8 +237,22 @@ function run(command: string, args: readonly string[], timeoutMs: number): Promi
       failure ??= error
       child.kill('SIGKILL')
     }
-    const timer = setTimeout(() => stop(new MutoolTimeout(timeoutMs)), timeoutMs)
+    const expire = (ms: number) => setTimeout(() => stop(new MutoolTimeout(ms)), ms)
+    let timer = expire(timeoutMs)
+    let retimed = !retime
     child.stdout.on('data', (chunk: Buffer) => {
+      if (!retimed && chunk.includes(0x0a)) {
+        retimed = true
+        const ms = retime?.(
+          Buffer.concat([...stdout, chunk])
+            .toString('utf8')
+            .split('\n', 1)[0] ?? '',
+        )
+        if (ms !== undefined) {
+          clearTimeout(timer)
+          timer = expire(ms)
+        }
+      }
       stdoutBytes += chunk.length
       if (stdoutBytes > MAX_OUTPUT_BYTES) stop(new MutoolFailure('mutool wrote more text than one run may hold'))
       else stdout.push(chunk)
@@ -212,8 +264,7 @@ function run(command: string, args: readonly string[], timeoutMs: number): Promi
     child.on('close', (code) => {
       clearTimeout(timer)
       if (failure) reject(failure)
-      else if (code !== 0) reject(new MutoolFailure(`mutool failed: ${firstLine(stderr) || `exit code ${code}`}`))
-      else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr })
+      else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr, code })
     })
   })
 }

@@ -5,7 +5,15 @@ import { type OcrEngine, sharedOcr } from '../ocr.js'
 import { annotationParagraphs } from './pdf-annotations.js'
 import { type PageImage, pageImages } from './pdf-images.js'
 import { fontProfile, type PdfLine, pageBlocks, pageLines, visibleChars } from './pdf-layout.js'
-import { MutoolFailure, mutoolDocument, mutoolPages, mutoolTimeoutMs, PAGES_PER_RUN } from './pdf-mutool.js'
+import {
+  type MutoolDocument,
+  MutoolFailure,
+  type MutoolPage,
+  mutoolOpen,
+  mutoolPages,
+  mutoolTimeoutMs,
+  PAGES_PER_RUN,
+} from './pdf-mutool.js'
 import { openPdf, pdfMessage } from './pdf-runtime.js'
 import { readSource } from './source.js'
 import { imageBlock, paragraphBlocks } from './text-blocks.js'
@@ -87,10 +95,15 @@ async function parseWithPdfjs(input: ParseInput, ocr: OcrEngine): Promise<Parsed
  */
 async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngine): Promise<ParsedDocument> {
   const budget = input.limits.timeBudgetMs
-  const { pageCount: total, title } = await mutoolDocument(command, input.path, Math.min(budget, mutoolTimeoutMs(1)))
-  // MuPDF believes a damaged page tree's /Count (a fuzzed file claims 1,410,065,407 pages) where
-  // pdf.js counts the pages it finds: past the cap, pdf.js decides.
-  if (total > input.limits.maxPages) throw new MutoolFailure(`mutool counts ${total} pages`)
+  // The first pages are dropped once laid out, like every later batch.
+  const opened: { document: MutoolDocument; pages?: MutoolPage[] } = await mutoolOpen(
+    command,
+    input.path,
+    PAGES_PER_RUN,
+    input.limits.maxPages,
+    Math.min(budget, mutoolTimeoutMs(PAGES_PER_RUN)),
+  )
+  const { pageCount: total, title } = opened.document
   // pdf.js, for pictures: opened at the first page that needs them; null when it cannot open the
   // file, whose text MuPDF read all the same.
   let pdf: Promise<PDFDocumentProxy | null> | undefined
@@ -100,7 +113,8 @@ async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngin
     for (let first = 1; first <= total; first += PAGES_PER_RUN) {
       const last = Math.min(total, first + PAGES_PER_RUN - 1)
       const timeout = Math.min(budget, mutoolTimeoutMs(last - first + 1))
-      const batch = await mutoolPages(command, input.path, first, last, timeout)
+      const batch = opened.pages ?? (await mutoolPages(command, input.path, first, last, timeout))
+      opened.pages = undefined
       for (const [i, items] of batch.entries()) {
         const n = first + i
         const lines = pageLines(items)
