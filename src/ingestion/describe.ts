@@ -1,6 +1,6 @@
 import { type AnalyzedToken, analyzeTokens } from '../retrieval/analysis.js'
 import { cleanText, oneLine, sentences } from './chunking/text.js'
-import type { ParsedDocument } from './model.js'
+import type { Block, ParsedDocument } from './model.js'
 import { tableText } from './table-text.js'
 
 /** Longest generated description, in characters. */
@@ -9,8 +9,11 @@ export const MAX_DESCRIPTION_CHARS = 500
 const LEAD_SENTENCES = 3
 const MIN_KEY_PHRASES = 5
 const MAX_KEY_PHRASES = 8
-/** Text read for key phrases: enough to see what a document is about, bounded for huge ones. */
-const KEY_PHRASE_SAMPLE_CHARS = 200_000
+/**
+ * Text read for key phrases: enough to see what a document is about, taken from all over a longer
+ * one. Analysing 200,000 characters took about a fifth of a filing's processing time.
+ */
+const KEY_PHRASE_SAMPLE_CHARS = 60_000
 
 const KEY_TOPICS_LABEL: Readonly<Record<string, string>> = {
   en: 'Key topics',
@@ -69,11 +72,26 @@ function leadSentences(parsed: ParsedDocument, title: string): string[] {
   return lead
 }
 
-/** The text of every block in order, up to `limit` characters, as separate pieces. */
+/** Characters of a block's text, without building it. */
+function blockChars(block: Block): number {
+  if (block.kind !== 'table') return block.text.length
+  let chars = 0
+  for (const row of block.rows) for (const cell of row.cells) chars += cell.length + 1
+  return chars
+}
+
+/**
+ * The text of the blocks in order, as separate pieces, up to `limit` characters: every block of a
+ * short document, every k-th of a longer one, so the sample covers all of it rather than its start.
+ */
 function textPieces(parsed: ParsedDocument, limit: number): string[] {
+  let total = 0
+  for (const block of parsed.blocks) total += blockChars(block)
+  const stride = Math.max(1, Math.ceil(total / limit))
   const pieces: string[] = []
   let used = 0
-  for (const block of parsed.blocks) {
+  for (const [index, block] of parsed.blocks.entries()) {
+    if (index % stride !== 0) continue
     const text =
       block.kind === 'table'
         ? tableText(block, { cellSeparator: ' \n ', withHeader: true, limit: limit - used })

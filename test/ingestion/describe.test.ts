@@ -72,6 +72,19 @@ describe('describeDocument', () => {
     expect(topicsOf(description, 'Key topics').length).toBeGreaterThanOrEqual(5)
   })
 
+  it('takes the key topics of a long document from all of it, not only its start', () => {
+    const part = (topic: string, count: number): Block[] =>
+      Array.from({ length: count }, (_, i) => ({
+        kind: 'paragraph',
+        text: `Section ${i} of the ${topic} chapter covers ${topic} monitoring and ${topic} maintenance in detail.`,
+      }))
+    // About 240,000 characters on herons, then 60,000 on glaciers.
+    const blocks = [...part('heron', 3_000), ...part('glacier', 750)]
+    const topics = topicsOf(describeDocument(doc(blocks), 'en') ?? '', 'Key topics').map((topic) => topic.toLowerCase())
+    expect(topics.some((topic) => topic.includes('heron'))).toBe(true)
+    expect(topics.some((topic) => topic.includes('glacier'))).toBe(true)
+  })
+
   it('describes documents made of tables or OCR text by their key topics', () => {
     const description = describeDocument(
       doc([
