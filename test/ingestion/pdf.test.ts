@@ -389,24 +389,28 @@ describe('PDF text from mutool, with pdf.js as the fallback', () => {
     expect(fromMutool).toEqual(fromPdfjs)
   })
 
-  it.skipIf(!mutoolInstalled)('reads every page of a document longer than one mutool run, in order, with progress', async () => {
-    const total = PAGES_PER_RUN + 25
-    const path = await file(
-      'long.pdf',
-      await pdfOf((doc) => {
-        for (let i = 1; i <= total; i++) doc.addPage({ size: [300, 200] }).text(`Section number ${i} of the long report.`)
-      }),
-    )
-    const progress: number[] = []
-    const doc = await pdfParser.parse(
-      inputFor(path, PDF, { mutool: 'mutool', progress: (done, of) => progress.push(of === total ? done : -1) }),
-    )
-    expect(doc.pageCount).toBe(total)
-    expect(doc.blocks.map((block) => [block.page, block.kind === 'paragraph' ? block.text : block.kind])).toEqual(
-      Array.from({ length: total }, (_, i) => [i + 1, `Section number ${i + 1} of the long report.`]),
-    )
-    expect(progress).toEqual(Array.from({ length: total }, (_, i) => i + 1))
-  })
+  it.skipIf(!mutoolInstalled)(
+    'reads every page of a document longer than one mutool run, in order, with progress',
+    async () => {
+      const total = PAGES_PER_RUN + 25
+      const path = await file(
+        'long.pdf',
+        await pdfOf((doc) => {
+          for (let i = 1; i <= total; i++)
+            doc.addPage({ size: [300, 200] }).text(`Section number ${i} of the long report.`)
+        }),
+      )
+      const progress: number[] = []
+      const doc = await pdfParser.parse(
+        inputFor(path, PDF, { mutool: 'mutool', progress: (done, of) => progress.push(of === total ? done : -1) }),
+      )
+      expect(doc.pageCount).toBe(total)
+      expect(doc.blocks.map((block) => [block.page, block.kind === 'paragraph' ? block.text : block.kind])).toEqual(
+        Array.from({ length: total }, (_, i) => [i + 1, `Section number ${i + 1} of the long report.`]),
+      )
+      expect(progress).toEqual(Array.from({ length: total }, (_, i) => i + 1))
+    },
+  )
 
   it.skipIf(!mutoolInstalled)('LANTERN_PDF_TEXT chooses the text layer, and mutool is required only when named', () => {
     const dataDir = '/tmp/lantern-settings'
