@@ -6,7 +6,7 @@
  * postings are the real ones of the first financebench filings (parsed, chunked and analysed as
  * the service does); each variant writes them into a fresh migrated database, 54,000 rows per
  * transaction (1,000 chunks per batch, as the processing threads hand them over).
- * Usage: npm run bench:postings-writes -- [--limit N]
+ * Usage: npm run bench:postings-writes -- [--limit N] [--transaction-rows N] [--current-only]
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,6 +26,7 @@ import { load, machine, machineLine, round, saveResults, table } from '../suppor
 const COMPANY = '00000000-0000-4000-8000-000000000001'
 /** Rows per Kysely statement, as the store writes them. */
 const STATEMENT_ROWS = 4000
+/** Rows per transaction by default: one document's batch of 1,000 chunks (what one transaction held before writes were grouped). */
 const TRANSACTION_ROWS = 54_000
 
 /** A posting with everything either layout stores. */
@@ -124,7 +125,11 @@ async function postingsOf(dir: string, files: readonly string[]): Promise<Postin
 }
 
 /** Milliseconds to write the rows, and the database file's size afterwards (everything else in it is empty). */
-async function write(variant: Variant, rows: readonly Posting[]): Promise<{ ms: number; bytes: number }> {
+async function write(
+  variant: Variant,
+  rows: readonly Posting[],
+  transactionRows: number,
+): Promise<{ ms: number; bytes: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lantern-postings-'))
   const handle = openDatabase({ dataDir, databaseUrl: undefined, pgPoolSize: 1 })
   const { layout } = variant
@@ -134,8 +139,8 @@ async function write(variant: Variant, rows: readonly Posting[]): Promise<{ ms: 
     await layout.create?.(db)
     const { insertRows } = handle
     const started = performance.now()
-    for (let first = 0; first < rows.length; first += TRANSACTION_ROWS) {
-      const group = rows.slice(first, first + TRANSACTION_ROWS)
+    for (let first = 0; first < rows.length; first += transactionRows) {
+      const group = rows.slice(first, first + transactionRows)
       await db.transaction().execute(async (trx) => {
         for (let at = 0; at < group.length; at += STATEMENT_ROWS) {
           const values = group.slice(at, at + STATEMENT_ROWS).map(layout.values)
@@ -158,7 +163,17 @@ async function write(variant: Variant, rows: readonly Posting[]): Promise<{ ms: 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { limit: { type: 'string', default: '20' } } })
+  const { values } = parseArgs({
+    options: {
+      limit: { type: 'string', default: '20' },
+      'transaction-rows': { type: 'string', default: String(TRANSACTION_ROWS) },
+      'current-only': { type: 'boolean', default: false },
+    },
+  })
+  const transactionRows = Number(values['transaction-rows'])
+  if (!Number.isInteger(transactionRows) || transactionRows < 1)
+    throw new Error('--transaction-rows must be a positive integer')
+  const variants = values['current-only'] ? VARIANTS.filter((variant) => variant.label.endsWith('(now)')) : VARIANTS
   const [dir = ''] = requireData('bench:postings-writes', 'financebench-subset/pdfs')
   const files = readdirSync(dir)
     .filter((name) => name.toLowerCase().endsWith('.pdf'))
@@ -168,10 +183,10 @@ async function main(): Promise<void> {
   const loadAtStart = load()
   const rows = await postingsOf(dir, files)
   const results: Array<{ variant: Variant; ms: number; bytes: number }> = []
-  for (const variant of VARIANTS) results.push({ variant, ...(await write(variant, rows)) })
+  for (const variant of variants) results.push({ variant, ...(await write(variant, rows, transactionRows)) })
   const markdown = [
     `- Machine: ${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
-    `- Postings: ${rows.length} rows of the first ${files.length} filings, written into a fresh migrated SQLite database each time.`,
+    `- Postings: ${rows.length} rows of the first ${files.length} filings, written into a fresh migrated SQLite database each time, ${transactionRows} rows per transaction.`,
     '',
     table(
       ['variant', 'seconds', 'µs per row', 'database MB'],
@@ -184,7 +199,9 @@ async function main(): Promise<void> {
     ),
   ].join('\n')
   console.log(markdown)
-  console.log(`\nresults saved to ${saveResults('postings-writes', { host, rows: rows.length, results }, markdown)}`)
+  console.log(
+    `\nresults saved to ${saveResults('postings-writes', { host, rows: rows.length, transactionRows, results }, markdown)}`,
+  )
 }
 
 await main()

@@ -44,6 +44,7 @@ var pages = doc.countPages();
 print(JSON.stringify({ needsPassword: false, pages: pages, title: doc.getMetaData("info:Title") || null }));
 if (!(pages >= 1 && pages <= Number(scriptArgs[1]))) quit(3);
 `
+
 export interface MutoolDocument {
   readonly pageCount: number
   readonly title: string | null
@@ -133,7 +134,7 @@ export async function mutoolOpen(
   // MuPDF believes a damaged page tree's /Count (a fuzzed file claims 1,410,065,407 pages) where
   // pdf.js counts the pages it finds: past the cap, pdf.js decides.
   if (info.pages > maxPages) throw new MutoolFailure(`mutool counts ${info.pages} pages`)
-  if (code !== 0) throw new MutoolFailure(`mutool failed: ${firstLine(stderr) || `exit code ${code}`}`)
+  if (code !== 0) throw runFailure(stderr, code)
   const title = typeof info.title === 'string' ? info.title.replace(/\s+/gu, ' ').trim() : ''
   const pages = stextPages(stdout.slice(lineEnd + 1), stderr, Math.min(firstPages, info.pages))
   return { document: { pageCount: info.pages, title: title || null }, pages }
@@ -155,7 +156,7 @@ export async function mutoolPages(
     [command, path, `${first}-${last}`],
     timeoutMs,
   )
-  if (code !== 0) throw new MutoolFailure(`mutool failed: ${firstLine(stderr) || `exit code ${code}`}`)
+  if (code !== 0) throw runFailure(stderr, code)
   return stextPages(stdout, stderr, last - first + 1)
 }
 
@@ -267,6 +268,10 @@ function run(
       else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr, code })
     })
   })
+}
+
+function runFailure(stderr: string, code: number | null): MutoolFailure {
+  return new MutoolFailure(`mutool failed: ${firstLine(stderr) || `exit code ${code}`}`)
 }
 
 function firstLine(text: string): string {
