@@ -1,5 +1,22 @@
 import type { Repositories, Store } from '../storage/store.js'
 
+/** Where ingestion's index writes go: each runs in a transaction, perhaps shared with others. */
+export interface IndexWrites {
+  /** Runs `work` in a transaction; `weight` is its size in chunks. */
+  run<T>(work: (tx: Repositories) => Promise<T>, weight?: number): Promise<T>
+}
+
+/**
+ * Grouped writes on SQLite; on PostgreSQL every write in its own transaction, as before. There
+ * several transactions run at once (threads, worker processes), and each publication locks its
+ * `term_stats` rows in one order so that they never deadlock; two publications in one transaction
+ * would not keep that order. SQLite has one writer, and the page writes grouping saves.
+ */
+export function indexWritesFor(store: Store, maxChunks: number): IndexWrites {
+  if (store.dialect === 'sqlite') return new GroupedWrites(store, maxChunks)
+  return { run: (work) => store.transaction(work) }
+}
+
 /** A write waiting for its group's transaction. */
 interface PendingWrite {
   readonly work: (tx: Repositories) => Promise<unknown>
@@ -20,7 +37,7 @@ interface PendingWrite {
  * alone, so each gets its own outcome and one write never costs another its result. Works must
  * therefore keep their effects inside the transaction until it commits.
  */
-export class GroupedWrites {
+export class GroupedWrites implements IndexWrites {
   private readonly queue: PendingWrite[] = []
   private draining = false
 

@@ -11,7 +11,7 @@ import type { BlobStore } from '../storage/ports/blobs.js'
 import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { Repositories, Store } from '../storage/store.js'
 import { IngestError } from './errors.js'
-import { GroupedWrites } from './grouped-writes.js'
+import { type IndexWrites, indexWritesFor } from './grouped-writes.js'
 import type { IngestLimits } from './model.js'
 import { mutoolRuns } from './parsers/pdf-mutool.js'
 import type { DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
@@ -176,11 +176,11 @@ export class IngestJobHandler implements JobHandler {
   private readonly runs = new WeakMap<Lease, Timestamp>()
   private readonly threads: ProcessingThreads | undefined
   private readonly processor: DocumentProcessor
-  /** The index writes of every document this handler processes, grouped per transaction. */
-  private readonly writes: GroupedWrites
+  /** The index writes of every document this handler processes, grouped per transaction on SQLite. */
+  private readonly writes: IndexWrites
 
   constructor(private readonly deps: IngestJobDeps) {
-    this.writes = new GroupedWrites(deps.store, WRITE_GROUP_CHUNKS)
+    this.writes = indexWritesFor(deps.store, WRITE_GROUP_CHUNKS)
     if (deps.processor) this.processor = deps.processor
     else {
       this.threads = new ProcessingThreads({ maxThreads: deps.processingThreads })

@@ -2,7 +2,7 @@ import type { Clock, Timestamp } from '../lib/clock.js'
 import type { Embedder } from '../retrieval/embeddings/types.js'
 import { addTally, emptyTally } from '../storage/ports/chunks.js'
 import type { Repositories, Store } from '../storage/store.js'
-import type { GroupedWrites } from './grouped-writes.js'
+import type { IndexWrites } from './grouped-writes.js'
 import { indexed } from './index-document.js'
 import type { ChunkSink } from './pipeline-types.js'
 
@@ -39,7 +39,7 @@ export class StagedChunks {
       readonly clock: Clock
       readonly embedder?: Embedder
       /** Where the batches are written, grouped with other documents' writes. */
-      readonly writes: GroupedWrites
+      readonly writes: IndexWrites
     },
     private readonly target: RunOf,
     private readonly signal?: AbortSignal,

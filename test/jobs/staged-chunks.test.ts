@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { GroupedWrites } from '../../src/ingestion/grouped-writes.js'
+import { indexWritesFor } from '../../src/ingestion/grouped-writes.js'
 import { BATCH_CHUNKS, processDocument } from '../../src/ingestion/process-document.js'
 import { StagedChunks, StaleResult } from '../../src/ingestion/staged-chunks.js'
 import { systemClock } from '../../src/lib/clock.js'
@@ -122,7 +122,7 @@ describe.each(storeModes())('%s: staged chunks', (mode) => {
       () => {},
     )
     const staged = new StagedChunks(
-      { store: t.ctx.store, clock: systemClock, writes: new GroupedWrites(t.ctx.store, BATCH_CHUNKS) },
+      { store: t.ctx.store, clock: systemClock, writes: indexWritesFor(t.ctx.store, BATCH_CHUNKS) },
       { companyId: tenant.companyId, documentId: id, run },
     )
     return { id, run, processed, staged }
