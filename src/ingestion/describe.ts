@@ -11,7 +11,7 @@ const MIN_KEY_PHRASES = 5
 const MAX_KEY_PHRASES = 8
 /**
  * Text read for key phrases: enough to see what a document is about, taken from all over a longer
- * one. Analysing 200,000 characters took about a fifth of a filing's processing time.
+ * one. Analysing 200,000 characters took about a fifth of a processing thread's time on the filings.
  */
 const KEY_PHRASE_SAMPLE_CHARS = 60_000
 

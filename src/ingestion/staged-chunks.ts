@@ -38,7 +38,7 @@ export class StagedChunks {
       readonly store: Store
       readonly clock: Clock
       readonly embedder?: Embedder
-      /** Where the batches are written, grouped with other documents' writes. */
+      /** Where the batches are written (on SQLite, grouped with other documents' writes). */
       readonly writes: IndexWrites
     },
     private readonly target: RunOf,

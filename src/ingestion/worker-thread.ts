@@ -11,6 +11,12 @@ export type ProcessRequest =
   | { readonly type: 'process'; readonly id: number; readonly input: DocumentToProcess }
   | { readonly type: 'chunks-stored'; readonly id: number }
 
+/** A document's last batch of chunks, handed over with its result. */
+interface LastBatch {
+  readonly chunks: readonly ChunkDraft[]
+  readonly language: string
+}
+
 /** Messages a processing thread posts: ready once its modules are loaded, then per request. */
 export type ThreadMessage =
   | { readonly type: 'ready' }
@@ -29,7 +35,7 @@ export type ThreadMessage =
       readonly result: ProcessingSummary
       readonly heapBytes: number
       /** The last batch, handed over with the result so the thread is free before it is stored. */
-      readonly last?: { readonly chunks: readonly ChunkDraft[]; readonly language: string }
+      readonly last?: LastBatch
     }
   | {
       readonly type: 'failed'
@@ -73,7 +79,7 @@ async function handle(port: MessagePort, id: number, input: DocumentToProcess): 
   // The batch being stored: the next one is cut meanwhile and handed over once it is stored, so
   // processing and the store's writes overlap by one batch and never more.
   let storing: Promise<void> = Promise.resolve()
-  let last: { chunks: readonly ChunkDraft[]; language: string } | undefined
+  let last: LastBatch | undefined
   try {
     const result = await processDocumentInBatches(
       input,

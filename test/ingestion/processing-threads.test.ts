@@ -199,7 +199,7 @@ describe('processing threads: at most maxThreads, freed at the last batch', () =
     const threads = new ProcessingThreads({ maxThreads: 1 })
     try {
       const waitingWhenStored: number[] = []
-      // A store that holds the event loop while it writes, as SQLite does.
+      // Records, when the first document's only batch reaches the store, how many documents still wait for a thread.
       const first = threads.run(
         note(0),
         () => {},
