@@ -65,7 +65,7 @@ function allColumns<Row>() {
   ): Columns => columns
 }
 
-/** The columns of a posting row, in the order `postingRow` gives their values. */
+/** The columns of a posting row, in the order the bulk path writes them. */
 const POSTING_COLUMNS = allColumns<PostingsTable>()([
   'company_key',
   'term',
@@ -76,11 +76,7 @@ const POSTING_COLUMNS = allColumns<PostingsTable>()([
   'term_count',
 ])
 
-function postingRow(posting: PostingsTable): RowValues {
-  return POSTING_COLUMNS.map((column) => posting[column])
-}
-
-/** The columns of a chunk row, in the order `chunkValues` gives their values. */
+/** The columns of a chunk row, in the order the bulk path writes them. */
 const CHUNK_COLUMNS = allColumns<ChunksTable>()([
   'id',
   'company_id',
@@ -96,8 +92,12 @@ const CHUNK_COLUMNS = allColumns<ChunksTable>()([
   'created_at',
 ])
 
-function chunkValues(row: ChunksTable): RowValues {
-  return CHUNK_COLUMNS.map((column) => row[column])
+/** A row's values in the order of `columns`, for the bulk path (`insertRows`). */
+function valuesOf<Row extends { [Column in keyof Row]: string | number | null }>(
+  columns: readonly (keyof Row)[],
+  row: Row,
+): RowValues {
+  return columns.map((column) => row[column])
 }
 
 export class KyselyChunksRepository implements ChunksRepository {
@@ -123,7 +123,12 @@ export class KyselyChunksRepository implements ChunksRepository {
   ): Promise<void> {
     for (const batch of batches(chunks, CHUNK_BATCH)) {
       const rows = batch.map(({ chunk }) => toRow({ ...chunk, companyId, documentId }))
-      if (this.insertRows) this.insertRows('chunks', CHUNK_COLUMNS, rows.map(chunkValues))
+      if (this.insertRows)
+        this.insertRows(
+          'chunks',
+          CHUNK_COLUMNS,
+          rows.map((row) => valuesOf(CHUNK_COLUMNS, row)),
+        )
       else await this.db.insertInto('chunks').values(rows).execute()
       await yieldToEventLoop()
     }
@@ -160,7 +165,12 @@ export class KyselyChunksRepository implements ChunksRepository {
   }
 
   private async insertPostings(postings: readonly PostingsTable[]): Promise<void> {
-    if (this.insertRows) this.insertRows('postings', POSTING_COLUMNS, postings.map(postingRow))
+    if (this.insertRows)
+      this.insertRows(
+        'postings',
+        POSTING_COLUMNS,
+        postings.map((posting) => valuesOf(POSTING_COLUMNS, posting)),
+      )
     else await this.db.insertInto('postings').values(postings).execute()
   }
 
