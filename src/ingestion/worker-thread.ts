@@ -1,5 +1,6 @@
 import { getHeapStatistics } from 'node:v8'
 import { type MessagePort, parentPort, threadId, workerData } from 'node:worker_threads'
+import { lowerThreadPriority } from '../lib/thread-priority.js'
 import { IngestError } from './errors.js'
 import { sharedOcr, terminateOcr } from './ocr.js'
 import { OcrPermit } from './ocr-permit.js'
@@ -61,6 +62,15 @@ function heapBytes(): number {
   return statistics.total_heap_size + (statistics.external_memory ?? 0)
 }
 
+/**
+ * How much a processing thread yields to the rest of the process (nice 10, as `nice` runs
+ * commands). The pool's thread serves the HTTP API and writes every document's chunks to the
+ * index, one transaction after another: on a machine with fewer cores than busy threads it is the
+ * bottleneck, and parsing (this thread, its OCR engine, its `mutool` runs, which inherit the
+ * value) waits for it anyway. See docs/decisions.md "Processing threads yield to the pool's thread".
+ */
+const PROCESSING_NICENESS = 10
+
 /** Per request, what tells it that its last batch of chunks is stored. */
 const stored = new Map<number, () => void>()
 /** The request being processed (a thread processes one document at a time). */
@@ -116,6 +126,7 @@ async function handle(port: MessagePort, id: number, input: DocumentToProcess): 
 const data = workerData as Partial<ProcessingThreadData> | null
 if (parentPort && data?.lanternProcessing) {
   const port = parentPort
+  lowerThreadPriority(PROCESSING_NICENESS)
   if (data.ocrPermit) {
     sharedOcr.usePermit(new OcrPermit(data.ocrPermit, threadId), (waiting) =>
       port.postMessage({ type: 'ocr-wait', id: current, waiting } satisfies ThreadMessage),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -291,4 +291,40 @@ describe('processing threads: one OCR engine at a time', () => {
       await threads.close()
     }
   }, 120_000)
+})
+
+/** The nice value of each thread of this process (Linux `/proc`), by thread id. */
+function nicenessByThread(): Map<string, number> {
+  const result = new Map<string, number>()
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      // Fields after the command's closing parenthesis: state is field 3, nice field 19.
+      result.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
+    } catch {
+      // The thread ended while the list was read.
+    }
+  }
+  return result
+}
+
+describe.skipIf(!existsSync('/proc/thread-self'))("processing threads: below the pool thread's priority", () => {
+  it('runs the processing thread at nice 10 and leaves the calling thread as it was', async () => {
+    const own = readFileSync('/proc/thread-self/stat', 'utf8')
+    const ownTid = own.slice(0, own.indexOf(' '))
+    const before = nicenessByThread()
+    const threads = new ProcessingThreads()
+    try {
+      await threads.run(
+        note(0),
+        () => {},
+        async () => {},
+      )
+      const lowered = [...nicenessByThread()].filter(([tid, nice]) => nice === 10 && before.get(tid) !== 10)
+      expect(lowered).toHaveLength(1)
+      expect(nicenessByThread().get(ownTid)).toBe(before.get(ownTid))
+    } finally {
+      await threads.close()
+    }
+  }, 60_000)
 })
