@@ -5,11 +5,8 @@
  * Kysely's multi-row INSERT and through one prepared statement (`DatabaseHandle.insertRows`). The
  * postings are the real ones of the first financebench filings (parsed, chunked and analysed as
  * the service does); each variant writes them into a fresh migrated database, 54,000 rows per
- * transaction (1,000 chunks per batch, as the processing threads hand them over). The service
- * writes each batch's postings in the index's order (term, impact descending); the variant
- * "in chunk order" writes them as they were written before.
+ * transaction (1,000 chunks per batch, as the processing threads hand them over).
  * Usage: npm run bench:postings-writes -- [--limit N] [--transaction-rows N] [--current-only]
- * (--current-only: only the integer-key layout through the prepared statement, in both orders)
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -76,33 +73,14 @@ interface Variant {
   readonly label: string
   readonly layout: Layout
   readonly prepared: boolean
-  /** Each transaction's rows in the postings index's order, as the service writes them (else in chunk order). */
-  readonly sorted: boolean
 }
 
 const VARIANTS: readonly Variant[] = [
-  { label: 'text ids (chunk_terms), Kysely', layout: TEXT_IDS, prepared: false, sorted: false },
-  { label: 'text ids (chunk_terms), prepared', layout: TEXT_IDS, prepared: true, sorted: false },
-  { label: 'integer keys (postings), Kysely', layout: INTEGER_KEYS, prepared: false, sorted: false },
-  {
-    label: 'integer keys (postings), prepared, in chunk order (before)',
-    layout: INTEGER_KEYS,
-    prepared: true,
-    sorted: false,
-  },
-  {
-    label: 'integer keys (postings), prepared, in index order (now)',
-    layout: INTEGER_KEYS,
-    prepared: true,
-    sorted: true,
-  },
+  { label: 'text ids (chunk_terms), Kysely', layout: TEXT_IDS, prepared: false },
+  { label: 'text ids (chunk_terms), prepared (before)', layout: TEXT_IDS, prepared: true },
+  { label: 'integer keys (postings), Kysely', layout: INTEGER_KEYS, prepared: false },
+  { label: 'integer keys (postings), prepared (now)', layout: INTEGER_KEYS, prepared: true },
 ]
-
-/** The postings index's order within one company: term, impact descending, document, chunk. */
-function inIndexOrder(a: Posting, b: Posting): number {
-  if (a.term !== b.term) return a.term < b.term ? -1 : 1
-  return b.impact - a.impact || a.documentKey - b.documentKey || a.chunkIdx - b.chunkIdx
-}
 
 async function postingsOf(dir: string, files: readonly string[]): Promise<Posting[]> {
   const rows: Posting[] = []
@@ -163,7 +141,6 @@ async function write(
     const started = performance.now()
     for (let first = 0; first < rows.length; first += transactionRows) {
       const group = rows.slice(first, first + transactionRows)
-      if (variant.sorted) group.sort(inIndexOrder)
       await db.transaction().execute(async (trx) => {
         for (let at = 0; at < group.length; at += STATEMENT_ROWS) {
           const values = group.slice(at, at + STATEMENT_ROWS).map(layout.values)
@@ -196,9 +173,7 @@ async function main(): Promise<void> {
   const transactionRows = Number(values['transaction-rows'])
   if (!Number.isInteger(transactionRows) || transactionRows < 1)
     throw new Error('--transaction-rows must be a positive integer')
-  const variants = values['current-only']
-    ? VARIANTS.filter((variant) => variant.label.startsWith('integer keys (postings), prepared'))
-    : VARIANTS
+  const variants = values['current-only'] ? VARIANTS.filter((variant) => variant.label.endsWith('(now)')) : VARIANTS
   const [dir = ''] = requireData('bench:postings-writes', 'financebench-subset/pdfs')
   const files = readdirSync(dir)
     .filter((name) => name.toLowerCase().endsWith('.pdf'))

@@ -100,12 +100,6 @@ function valuesOf<Row extends { [Column in keyof Row]: string | number | null }>
   return columns.map((column) => row[column])
 }
 
-/** (term, impact descending, chunk): the order of the postings index within one company and document. */
-function inReadOrder(a: PostingsTable, b: PostingsTable): number {
-  if (a.term !== b.term) return a.term < b.term ? -1 : 1
-  return b.impact - a.impact || a.chunk_idx - b.chunk_idx
-}
-
 export class KyselyChunksRepository implements ChunksRepository {
   /** `insertRows`: the store's bulk path for chunks and postings, where it has one (SQLite). */
   constructor(
@@ -141,7 +135,7 @@ export class KyselyChunksRepository implements ChunksRepository {
     const { sizes, frequencies } = tally
     const companyKey = await createCompanyKey(this.db, companyId)
     const documentKey = await createDocumentKey(this.db, companyId, documentId)
-    const postings: PostingsTable[] = []
+    let postings: PostingsTable[] = []
     for (const { chunk, postings: terms } of chunks) {
       const size = sizes.get(chunk.language) ?? { chunks: 0, terms: 0 }
       size.chunks += 1
@@ -158,18 +152,16 @@ export class KyselyChunksRepository implements ChunksRepository {
           tf: posting.tf,
           term_count: chunk.termCount,
         })
+        if (postings.length === POSTING_BATCH) {
+          await this.insertPostings(postings)
+          postings = []
+          // better-sqlite3 runs each statement synchronously: without a pause, writing a large
+          // document's postings would starve every request.
+          await yieldToEventLoop()
+        }
       }
     }
-    // In the read order of the postings index: the inserts then walk its pages once, in order,
-    // instead of jumping to a term's page for every posting (the 60 filings' postings: 27.3 → 20.9 s,
-    // `npm run bench:postings-writes -- --sorted`).
-    postings.sort(inReadOrder)
-    for (const slice of batches(postings, POSTING_BATCH)) {
-      await this.insertPostings(slice)
-      // better-sqlite3 runs each statement synchronously: without a pause, writing a large
-      // document's postings would starve every request.
-      await yieldToEventLoop()
-    }
+    if (postings.length) await this.insertPostings(postings)
   }
 
   private async insertPostings(postings: readonly PostingsTable[]): Promise<void> {
