@@ -63,8 +63,8 @@ function heapBytes(): number {
 }
 
 /**
- * How much a processing thread yields to the rest of the process (nice 10, as `nice` runs
- * commands). The pool's thread serves the HTTP API and writes every document's chunks to the
+ * How much a processing thread yields to the rest of the process (nice 10, the `nice` command's
+ * default). The pool's thread serves the HTTP API and writes every document's chunks to the
  * index, one transaction after another: on a machine with fewer cores than busy threads it is the
  * bottleneck, and parsing (this thread, its OCR engine, its `mutool` runs, which inherit the
  * value) waits for it anyway. See docs/decisions.md "Processing threads yield to the pool's thread".
