@@ -56,12 +56,12 @@ export function corpusOf(documents: readonly IndexedDocument[]): LanguageStats[]
 export interface LexicalTuning {
   /** Chunks in scope up to which a scoped search reads all their postings (default 20,000). */
   readonly exhaustiveChunks?: number
-  /** Postings per page of a term's list (default 8192). */
+  /** Blocks of postings per page of a term's list (default 1024). */
   readonly pageSize?: number
 }
 
-/** Postings per page of a term's list. */
-const PAGE = 8192
+/** Blocks of postings per page of a term's list (about 9 postings a block in the financebench filings). */
+const PAGE = 1024
 /** Cost of looking a posting up by key, in postings read in order (when to stop reading lists). */
 const LOOKUP_COST = 8
 
@@ -241,14 +241,10 @@ export class LexicalRetriever implements ExplainingRetriever {
       const next = open.reduce((best, list) => (list.remaining < best.remaining ? list : best))
       const size = Math.min(this.tuning.pageSize ?? PAGE, Math.max(1, next.remaining + 1))
       const page = await this.repository.impactPage(companyId, next.term, next.after, size)
-      next.remaining -= page.length
-      const last = page[page.length - 1]
-      if (page.length < size || !last) next.bound = 0
-      else {
-        next.after = { documentKey: last.documentKey, chunkIdx: last.chunkIdx, impact: last.impact }
-        next.bound = tfBound(last.impact, averageLength)
-      }
-      for (const posting of page) {
+      next.remaining -= page.postings.length
+      next.after = page.after
+      next.bound = page.after ? tfBound(page.after.impact, averageLength) : 0
+      for (const posting of page.postings) {
         if (!eligible.has(posting.documentKey)) continue
         const code = refCode(posting.documentKey, posting.chunkIdx)
         let contributions = met.get(code)

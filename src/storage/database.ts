@@ -23,7 +23,7 @@ export interface DatabaseOptions {
 }
 
 /** A row's values, in the order of the columns named with them. */
-export type RowValues = readonly (string | number | null)[]
+export type RowValues = readonly (string | number | Uint8Array | null)[]
 
 /**
  * Inserts rows into one table, atomically, inside the caller's transaction when there is one (the

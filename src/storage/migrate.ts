@@ -8,6 +8,7 @@ import * as chunkVectors from './migrations/0005-chunk-vectors.js'
 import * as searchStatistics from './migrations/0006-search-statistics.js'
 import * as indexChanges from './migrations/0007-index-changes.js'
 import * as integerIndexKeys from './migrations/0008-integer-index-keys.js'
+import * as postingBlocks from './migrations/0009-posting-blocks.js'
 import type { Database } from './schema.js'
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0006-search-statistics': searchStatistics,
   '0007-index-changes': indexChanges,
   '0008-integer-index-keys': integerIndexKeys,
+  '0009-posting-blocks': postingBlocks,
 }
 
 function provider(dialect: Dialect): MigrationProvider {

@@ -176,17 +176,20 @@ export interface IndexDocumentKeysTable {
   document_id: string
 }
 
-/** Postings of the lexical index: how often a term occurs in a chunk (the chunk `chunk_idx` of the document). */
-export interface PostingsTable {
+/**
+ * Postings of the lexical index in blocks (migration 0009): the postings of one term in the chunks
+ * one write of a document added (src/storage/kysely/posting-blocks.ts).
+ */
+export interface PostingBlocksTable {
   company_key: number
   term: string
-  /** BM25 term-frequency part for the reference length (src/retrieval/bm25.ts impactOf): read order. */
-  impact: number
+  /** Largest BM25 term-frequency part for the reference length (src/retrieval/bm25.ts impactOf) in the block: read order. */
+  max_impact: number
   document_key: number
-  chunk_idx: number
-  tf: number
-  /** `term_count` of the chunk. */
-  term_count: number
+  /** Chunk idx of the block's first posting. */
+  first_chunk: number
+  posting_count: number
+  postings: Uint8Array
 }
 
 /** Document frequency of a term: chunks of the company holding it (every chunk in `chunks`). */
@@ -255,7 +258,7 @@ export interface Database {
   chunks: ChunksTable
   index_companies: IndexCompaniesTable
   index_document_keys: IndexDocumentKeysTable
-  postings: PostingsTable
+  posting_blocks: PostingBlocksTable
   term_stats: TermStatsTable
   index_documents: IndexDocumentsTable
   index_versions: IndexVersionsTable

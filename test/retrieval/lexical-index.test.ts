@@ -180,6 +180,38 @@ describe.each(storeModes())('lexical index statistics and top-k (%s)', (mode) =>
     await expectExact(scope.sort())
   }, 120_000)
 
+  it('reads the company’s postings by whole terms, whatever the page size', async () => {
+    const keyOf = (p: { term: string; documentKey: number; chunkIdx: number; tf: number }) =>
+      `${p.term}|${p.documentKey}|${p.chunkIdx}|${p.tf}`
+    const byDocument = new Map<number, string>()
+    for (const { id } of state.values()) {
+      const [chunk] = await t.ctx.store.search.searchableChunks(a.companyId, [id])
+      if (chunk) byDocument.set(chunk.documentKey, id)
+    }
+    const expected: string[] = []
+    for (const [documentKey, id] of byDocument) {
+      for (const posting of await t.ctx.store.chunks.postingsForDocument(a.companyId, id))
+        expected.push(keyOf({ ...posting, documentKey }))
+    }
+    for (const limit of [1, 2, 7, 1_000_000]) {
+      const read: string[] = []
+      const pageOfTerm = new Map<string, number>()
+      let from: string | null = null
+      for (let page = 0; ; page++) {
+        const { postings, next } = await t.ctx.store.search.postingsFromTerm(a.companyId, from, limit)
+        for (const posting of postings) {
+          expect(pageOfTerm.get(posting.term) ?? page, `${posting.term} in two pages`).toBe(page)
+          pageOfTerm.set(posting.term, page)
+          read.push(keyOf(posting))
+        }
+        if (next === null) break
+        expect(next > (from ?? '')).toBe(true)
+        from = next
+      }
+      expect(read.sort(), `pages of ${limit} blocks`).toEqual([...expected].sort())
+    }
+  }, 120_000)
+
   it('keeps the statistics right through overwrite, reprocessing, failure and deletion', async () => {
     // Overwrite: same name, other text.
     await add(a, 'part-1.txt', textOf(300, 10), '/odd')

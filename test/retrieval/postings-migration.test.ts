@@ -1,7 +1,9 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { impactOf } from '../../src/retrieval/bm25.js'
 import { LexicalRetriever } from '../../src/retrieval/lexical-retriever.js'
 import { type DatabaseHandle, openDatabase } from '../../src/storage/database.js'
+import { decodeBlock } from '../../src/storage/kysely/posting-blocks.js'
 import { migrateToLatest } from '../../src/storage/migrate.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { createIsolatedDatabase, type IsolatedDatabase } from '../support/isolated-database.js'
@@ -19,7 +21,7 @@ const QUERIES = ['compiler machine code', 'memory of processes', 'sorting number
 
 /**
  * Puts a store back in the layout before migration 0008 (migrations 0002 and 0006): postings in
- * `chunk_terms`, keyed by text ids, and 0008 not applied.
+ * `chunk_terms`, keyed by text ids, and neither 0008 nor 0009 applied.
  */
 async function toTextKeyedLayout(handle: DatabaseHandle): Promise<void> {
   const db = handle.db
@@ -32,19 +34,35 @@ async function toTextKeyedLayout(handle: DatabaseHandle): Promise<void> {
   await sql`create index chunk_terms_impact on chunk_terms (company_id, term, impact desc, chunk_id, tf, term_count, document_id)`.execute(
     db,
   )
-  await sql`insert into chunk_terms (company_id, term, chunk_id, document_id, tf, term_count, impact)
-    select c.company_id, p.term, c.id, c.document_id, p.tf, p.term_count, p.impact
-    from postings p
-    join index_document_keys k on k.key = p.document_key
-    join chunks c on c.document_id = k.document_id and c.idx = p.chunk_idx`.execute(db)
-  await sql`drop table postings`.execute(db)
+  const chunks = await db.selectFrom('chunks').select(['id', 'document_id', 'idx']).execute()
+  const chunkIds = new Map(chunks.map((chunk) => [`${chunk.document_id}/${chunk.idx}`, chunk.id]))
+  const blocks = await db
+    .selectFrom('posting_blocks as b')
+    .innerJoin('index_document_keys as k', 'k.key', 'b.document_key')
+    .select(['k.company_id', 'k.document_id', 'b.term', 'b.first_chunk', 'b.postings'])
+    .execute()
+  const rows: Array<ReturnType<typeof sql>> = []
+  for (const block of blocks) {
+    decodeBlock(Number(block.first_chunk), block.postings, (idx, tf, termCount) => {
+      const chunkId = chunkIds.get(`${block.document_id}/${idx}`)
+      rows.push(
+        sql`(${block.company_id}, ${block.term}, ${chunkId}, ${block.document_id}, ${tf}, ${termCount}, ${impactOf(tf, termCount)})`,
+      )
+    })
+  }
+  for (let at = 0; at < rows.length; at += 1000) {
+    await sql`insert into chunk_terms (company_id, term, chunk_id, document_id, tf, term_count, impact)
+      values ${sql.join(rows.slice(at, at + 1000))}`.execute(db)
+  }
+  await sql`drop table posting_blocks`.execute(db)
   await sql`drop table index_document_keys`.execute(db)
   await sql`drop table index_companies`.execute(db)
-  await sql`delete from lantern_migrations where name = '0008-integer-index-keys'`.execute(db)
+  await sql`delete from lantern_migrations where name in ('0008-integer-index-keys', '0009-posting-blocks')`.execute(db)
 }
 
-// A store written before migration 0008 keeps every posting and answers every query as before.
-describe.each(storeModes())('migration 0008: postings keyed by integers (%s)', (mode) => {
+// A store written before migration 0008 keeps every posting and answers every query as before,
+// through both migrations of the postings since.
+describe.each(storeModes())('migrations 0008 and 0009: postings keyed by integers, then in blocks (%s)', (mode) => {
   let database: IsolatedDatabase | undefined
   let t: TestApp
   let handle: DatabaseHandle
@@ -93,13 +111,13 @@ describe.each(storeModes())('migration 0008: postings keyed by integers (%s)', (
     return { postings, hits }
   }
 
-  it('moves every posting of the text-keyed table and ranks exactly as before', async () => {
+  it('moves every posting of the text-keyed table into blocks and ranks exactly as before', async () => {
     const before = await snapshot()
     expect(before.postings.every((list) => list.length > 20)).toBe(true)
     expect(before.hits.filter((list) => list.length > 0).length).toBeGreaterThanOrEqual(QUERIES.length + 1)
 
     await toTextKeyedLayout(handle)
-    expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(['0008-integer-index-keys'])
+    expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(['0008-integer-index-keys', '0009-posting-blocks'])
     expect(await snapshot()).toEqual(before)
 
     // Keys go on from the migrated ones: a new document gets its own and is searchable.

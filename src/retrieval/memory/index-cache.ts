@@ -1,10 +1,10 @@
-import type { ChunkPosting, SearchRepository } from '../../storage/ports/search.js'
+import type { SearchRepository } from '../../storage/ports/search.js'
 import { refCode } from '../chunk-ref.js'
 import { CompanyIndex, type DocumentBatch } from './company-index.js'
 import { TermRunBuilder } from './segment.js'
 
-/** Postings read per page while loading (bounds the rows held at once). */
-const LOAD_PAGE = 250_000
+/** Blocks of postings read per page while loading (bounds the rows held at once: about 270,000 postings). */
+const LOAD_BLOCKS = 30_000
 /** After a company did not fit in the budget, how long before loading it is tried again. */
 const RETRY_TOO_LARGE_MS = 10 * 60_000
 
@@ -177,26 +177,15 @@ export class IndexCache {
     await new Promise((resolve) => setImmediate(resolve))
     const { byChunk, added } = index.addChunks(chunks)
     const builder = new TermRunBuilder(postings)
-    // A page holds at least one whole term (a term has at most one posting per chunk); the rows
-    // of its last term, possibly cut, are read again with the next page.
-    const limit = Math.max(LOAD_PAGE, allChunks + 1)
     let from: string | null = null
     for (;;) {
-      const page = await this.repository.postingsFromTerm(companyId, from, limit)
-      let end = page.length
-      const complete = end < limit
-      if (!complete) {
-        const last = page[end - 1]?.term as string
-        while (end > 0 && page[end - 1]?.term === last) end--
-        if (end === 0) throw new Error(`more postings of "${last}" than chunks`)
-        from = last
-      }
-      for (let i = 0; i < end; i++) {
-        const posting = page[i] as ChunkPosting
+      const page = await this.repository.postingsFromTerm(companyId, from, LOAD_BLOCKS)
+      for (const posting of page.postings) {
         const ordinal = byChunk.get(refCode(posting.documentKey, posting.chunkIdx))
         if (ordinal !== undefined) builder.add(posting.term, ordinal, posting.tf)
       }
-      if (complete) break
+      if (page.next === null) break
+      from = page.next
       // An embedded (synchronous) SQLite resolves every read at once: without a turn of the event
       // loop, a load of seconds would hold back every other request and the load-wait timer.
       await new Promise((resolve) => setImmediate(resolve))

@@ -10,14 +10,15 @@ import {
   emptyTally,
   type IndexTally,
 } from '../ports/chunks.js'
-import type { ChunksTable, Database, PostingsTable } from '../schema.js'
+import type { ChunksTable, Database, PostingBlocksTable } from '../schema.js'
 import { batches } from './batches.js'
 import { recordIndexChanges } from './index-changes.js'
 import { createCompanyKey, createDocumentKey, documentKeys } from './index-keys.js'
+import { type BlockPosting, decodeBlock, encodeBlock } from './posting-blocks.js'
 
 // Rows per INSERT: far below the bound-parameter limits of both engines (SQLite 32766, pg 65535).
 const CHUNK_BATCH = 400
-const POSTING_BATCH = 4000
+const BLOCK_BATCH = 2000
 const ID_BATCH = 500
 const STATS_BATCH = 2000
 
@@ -65,15 +66,15 @@ function allColumns<Row>() {
   ): Columns => columns
 }
 
-/** The columns of a posting row, in the order the bulk path writes them. */
-const POSTING_COLUMNS = allColumns<PostingsTable>()([
+/** The columns of a posting block, in the order the bulk path writes them. */
+const BLOCK_COLUMNS = allColumns<PostingBlocksTable>()([
   'company_key',
   'term',
-  'impact',
+  'max_impact',
   'document_key',
-  'chunk_idx',
-  'tf',
-  'term_count',
+  'first_chunk',
+  'posting_count',
+  'postings',
 ])
 
 /** The columns of a chunk row, in the order the bulk path writes them. */
@@ -93,7 +94,7 @@ const CHUNK_COLUMNS = allColumns<ChunksTable>()([
 ])
 
 /** A row's values in the order of `columns`, for the bulk path (`insertRows`). */
-function valuesOf<Row extends { [Column in keyof Row]: string | number | null }>(
+function valuesOf<Row extends { [Column in keyof Row]: string | number | Uint8Array | null }>(
   columns: readonly (keyof Row)[],
   row: Row,
 ): RowValues {
@@ -135,43 +136,55 @@ export class KyselyChunksRepository implements ChunksRepository {
     const { sizes, frequencies } = tally
     const companyKey = await createCompanyKey(this.db, companyId)
     const documentKey = await createDocumentKey(this.db, companyId, documentId)
-    let postings: PostingsTable[] = []
-    for (const { chunk, postings: terms } of chunks) {
+    // One block per term: its postings in these chunks, in chunk order.
+    const blocks = new Map<string, { postings: BlockPosting[]; maxImpact: number }>()
+    for (const { chunk, postings } of [...chunks].sort((a, b) => a.chunk.idx - b.chunk.idx)) {
       const size = sizes.get(chunk.language) ?? { chunks: 0, terms: 0 }
       size.chunks += 1
       size.terms += chunk.termCount
       sizes.set(chunk.language, size)
-      for (const posting of terms) {
-        frequencies.set(posting.term, (frequencies.get(posting.term) ?? 0) + 1)
-        postings.push({
-          company_key: companyKey,
-          term: posting.term,
-          impact: posting.impact,
-          document_key: documentKey,
-          chunk_idx: chunk.idx,
-          tf: posting.tf,
-          term_count: chunk.termCount,
-        })
-        if (postings.length === POSTING_BATCH) {
-          await this.insertPostings(postings)
-          postings = []
-          // better-sqlite3 runs each statement synchronously: without a pause, writing a large
-          // document's postings would starve every request.
-          await yieldToEventLoop()
+      for (const { term, tf, impact } of postings) {
+        frequencies.set(term, (frequencies.get(term) ?? 0) + 1)
+        let block = blocks.get(term)
+        if (!block) {
+          block = { postings: [], maxImpact: impact }
+          blocks.set(term, block)
         }
+        block.postings.push({ chunkIdx: chunk.idx, tf, termCount: chunk.termCount })
+        if (impact > block.maxImpact) block.maxImpact = impact
       }
     }
-    if (postings.length) await this.insertPostings(postings)
+    let rows: PostingBlocksTable[] = []
+    for (const [term, { postings, maxImpact }] of blocks) {
+      const firstChunk = postings[0]?.chunkIdx ?? 0
+      rows.push({
+        company_key: companyKey,
+        term,
+        max_impact: maxImpact,
+        document_key: documentKey,
+        first_chunk: firstChunk,
+        posting_count: postings.length,
+        postings: encodeBlock(firstChunk, postings),
+      })
+      if (rows.length === BLOCK_BATCH) {
+        await this.insertBlocks(rows)
+        rows = []
+        // better-sqlite3 runs each statement synchronously: without a pause, writing a large
+        // document's postings would starve every request.
+        await yieldToEventLoop()
+      }
+    }
+    if (rows.length) await this.insertBlocks(rows)
   }
 
-  private async insertPostings(postings: readonly PostingsTable[]): Promise<void> {
+  private async insertBlocks(rows: readonly PostingBlocksTable[]): Promise<void> {
     if (this.insertRows)
       this.insertRows(
-        'postings',
-        POSTING_COLUMNS,
-        postings.map((posting) => valuesOf(POSTING_COLUMNS, posting)),
+        'posting_blocks',
+        BLOCK_COLUMNS,
+        rows.map((row) => valuesOf(BLOCK_COLUMNS, row)),
       )
-    else await this.db.insertInto('postings').values(postings).execute()
+    else await this.db.insertInto('posting_blocks').values(rows).execute()
   }
 
   async publishStaged(companyId: string, documentId: string, tally: IndexTally): Promise<void> {
@@ -224,15 +237,15 @@ export class KyselyChunksRepository implements ChunksRepository {
         const counted = published.flatMap((row) => keys.get(row.document_id) ?? [])
         if (counted.length > 0) {
           const counts = await this.db
-            .selectFrom('postings')
-            .select((eb) => ['term', eb.fn.countAll<number | string>().as('n')])
+            .selectFrom('posting_blocks')
+            .select((eb) => ['term', eb.fn.sum<number | string>('posting_count').as('n')])
             .where('document_key', 'in', counted)
             .groupBy('term')
             .execute()
           for (const row of counts) delta.set(row.term, (delta.get(row.term) ?? 0) - Number(row.n))
         }
         await this.db
-          .deleteFrom('postings')
+          .deleteFrom('posting_blocks')
           .where('document_key', 'in', [...keys.values()])
           .execute()
       }
@@ -299,12 +312,16 @@ export class KyselyChunksRepository implements ChunksRepository {
     const key = (await documentKeys(this.db, companyId, [documentId])).get(documentId)
     if (key === undefined) return []
     const rows = await this.db
-      .selectFrom('postings')
-      .select(['chunk_idx', 'term', 'tf'])
+      .selectFrom('posting_blocks')
+      .select(['term', 'first_chunk', 'postings'])
       .where('document_key', '=', key)
-      .orderBy('chunk_idx')
-      .orderBy('term')
       .execute()
-    return rows.map((row) => ({ chunkIdx: Number(row.chunk_idx), term: row.term, tf: Number(row.tf) }))
+    const postings: DocumentPosting[] = []
+    for (const row of rows) {
+      decodeBlock(Number(row.first_chunk), row.postings, (chunkIdx, tf) => {
+        postings.push({ chunkIdx, term: row.term, tf })
+      })
+    }
+    return postings.sort((a, b) => a.chunkIdx - b.chunkIdx || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
   }
 }

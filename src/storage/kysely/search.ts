@@ -5,47 +5,23 @@ import type {
   ChunkRef,
   DocumentSelection,
   ImpactCursor,
-  ImpactPosting,
+  ImpactPage,
   IndexChange,
   IndexedChunk,
   IndexedDocument,
   ScoredPosting,
   SearchRepository,
+  TermPage,
   TermPosting,
 } from '../ports/search.js'
 import type { Database } from '../schema.js'
 import { batches } from './batches.js'
 import { companyKeyQuery, documentIdQuery } from './index-keys.js'
+import { decodeBlock } from './posting-blocks.js'
 
 const PROCESSED = 'PROCESSED'
 // Ids per IN list: far below the bound-parameter limits of both engines.
 const ID_BATCH = 500
-
-interface PostingRow {
-  term: string
-  tf: number
-  chunk_id: string
-  document_id: string
-  term_count: number
-  idx: number
-  object_name: string
-}
-
-function toPosting(row: PostingRow): ScoredPosting {
-  return {
-    term: row.term,
-    tf: Number(row.tf),
-    chunkId: row.chunk_id,
-    documentId: row.document_id,
-    termCount: Number(row.term_count),
-    objectName: row.object_name,
-    idx: Number(row.idx),
-  }
-}
-
-function toChunkPosting(row: { document_key: number; chunk_idx: number; term: string; tf: number }): ChunkPosting {
-  return { documentKey: Number(row.document_key), chunkIdx: Number(row.chunk_idx), term: row.term, tf: Number(row.tf) }
-}
 
 type DocumentExpressions = ExpressionBuilder<Database, 'kb_objects'>
 
@@ -125,10 +101,14 @@ export class KyselySearchRepository implements SearchRepository {
       .execute()
     for (const row of rows) frequencies.set(row.term, Number(row.df))
     for (const ids of batches([...new Set(excludedDocumentIds)], ID_BATCH)) {
-      const excluded = await this.postingsOfChunksOf(companyId, ids)
-        .select((eb) => ['p.term', eb.fn.countAll<number | string>().as('n')])
-        .where('p.term', 'in', [...terms])
-        .groupBy('p.term')
+      const excluded = await this.db
+        .selectFrom('posting_blocks as b')
+        .innerJoin('index_document_keys as k', 'k.key', 'b.document_key')
+        .select((eb) => ['b.term', eb.fn.sum<number | string>('b.posting_count').as('n')])
+        .where('k.company_id', '=', companyId)
+        .where('k.document_id', 'in', ids)
+        .where('b.term', 'in', [...terms])
+        .groupBy('b.term')
         .execute()
       for (const row of excluded) frequencies.set(row.term, (frequencies.get(row.term) ?? 0) - Number(row.n))
     }
@@ -137,67 +117,63 @@ export class KyselySearchRepository implements SearchRepository {
   }
 
   /**
-   * The postings (`p`) of the chunks (`c`) of these documents of the company, found chunk by chunk
-   * through the (document key, chunk idx, term) index. CROSS JOIN fixes that order on SQLite,
-   * whose planner would otherwise read all of a document's postings and look each chunk up.
+   * The posting blocks (`b`) of these PROCESSED documents (`d`) of the company, found through the
+   * (document key, term, first chunk) index.
    */
-  private postingsOfChunksOf(companyId: string, documentIds: readonly string[]) {
+  private searchableBlocksOf(companyId: string, documentIds: readonly string[]) {
     return this.db
-      .selectFrom('chunks as c')
-      .crossJoin('index_document_keys as k')
-      .crossJoin('postings as p')
-      .whereRef('k.document_id', '=', 'c.document_id')
-      .whereRef('p.document_key', '=', 'k.key')
-      .whereRef('p.chunk_idx', '=', 'c.idx')
-      .where('c.company_id', '=', companyId)
-      .where('c.document_id', 'in', [...documentIds])
+      .selectFrom('index_document_keys as k')
+      .innerJoin('kb_objects as d', 'd.id', 'k.document_id')
+      .innerJoin('posting_blocks as b', 'b.document_key', 'k.key')
       .where('k.company_id', '=', companyId)
-  }
-
-  /** The chunks of these PROCESSED documents of the company, with their postings (`p`) and documents (`d`). */
-  private searchablePostingsOf(companyId: string, documentIds: readonly string[]) {
-    return this.postingsOfChunksOf(companyId, documentIds)
-      .innerJoin('kb_objects as d', 'd.id', 'c.document_id')
+      .where('k.document_id', 'in', [...documentIds])
       .where('d.company_id', '=', companyId)
       .where('d.embedding_state', '=', PROCESSED)
   }
 
-  async impactPage(
-    companyId: string,
-    term: string,
-    after: ImpactCursor | null,
-    size: number,
-  ): Promise<ImpactPosting[]> {
+  async impactPage(companyId: string, term: string, after: ImpactCursor | null, size: number): Promise<ImpactPage> {
     let query = this.db
-      .selectFrom('postings')
-      .select(['document_key', 'chunk_idx', 'impact', 'tf', 'term_count'])
+      .selectFrom('posting_blocks')
+      .select(['max_impact', 'document_key', 'first_chunk', 'postings'])
       .where('company_key', '=', companyKeyQuery(this.db, companyId))
       .where('term', '=', term)
     if (after) {
-      // `impact <=` bounds the range read; the rest places the cursor among equal impacts.
+      // `max_impact <=` bounds the range read; the rest places the cursor among equal impacts.
       query = query
-        .where('impact', '<=', after.impact)
+        .where('max_impact', '<=', after.impact)
         .where((eb) =>
           eb.or([
-            eb('impact', '<', after.impact),
+            eb('max_impact', '<', after.impact),
             eb('document_key', '>', after.documentKey),
-            eb.and([eb('document_key', '=', after.documentKey), eb('chunk_idx', '>', after.chunkIdx)]),
+            eb.and([eb('document_key', '=', after.documentKey), eb('first_chunk', '>', after.firstChunk)]),
           ]),
         )
     }
     const rows = await query
-      .orderBy('impact', 'desc')
+      .orderBy('max_impact', 'desc')
       .orderBy('document_key', 'asc')
-      .orderBy('chunk_idx', 'asc')
+      .orderBy('first_chunk', 'asc')
       .limit(size)
       .execute()
-    return rows.map((row) => ({
-      documentKey: Number(row.document_key),
-      chunkIdx: Number(row.chunk_idx),
-      impact: Number(row.impact),
-      tf: Number(row.tf),
-      termCount: Number(row.term_count),
-    }))
+    const postings: TermPosting[] = []
+    for (const row of rows) {
+      const documentKey = Number(row.document_key)
+      decodeBlock(Number(row.first_chunk), row.postings, (chunkIdx, tf, termCount) => {
+        postings.push({ documentKey, chunkIdx, term, tf, termCount })
+      })
+    }
+    const last = rows[rows.length - 1]
+    return {
+      postings,
+      after:
+        last && rows.length === size
+          ? {
+              impact: Number(last.max_impact),
+              documentKey: Number(last.document_key),
+              firstChunk: Number(last.first_chunk),
+            }
+          : null,
+    }
   }
 
   async postingsOfChunks(
@@ -208,24 +184,25 @@ export class KyselySearchRepository implements SearchRepository {
     if (terms.length === 0) return []
     const result: TermPosting[] = []
     for (const group of batches(byDocumentKey(chunks), ID_BATCH)) {
+      const wanted = new Map(group.map(([documentKey, idxs]) => [documentKey, new Set(idxs)]))
       const rows = await this.db
-        .selectFrom('postings as p')
-        .innerJoin('index_document_keys as k', 'k.key', 'p.document_key')
+        .selectFrom('posting_blocks as b')
+        .innerJoin('index_document_keys as k', 'k.key', 'b.document_key')
         .innerJoin('kb_objects as d', 'd.id', 'k.document_id')
-        .select(['p.document_key', 'p.chunk_idx', 'p.term', 'p.tf', 'p.term_count'])
-        .where((eb) =>
-          eb.or(
-            group.map(([documentKey, idxs]) =>
-              eb.and([eb('p.document_key', '=', documentKey), eb('p.chunk_idx', 'in', idxs)]),
-            ),
-          ),
-        )
-        .where('p.term', 'in', [...terms])
+        .select(['b.document_key', 'b.term', 'b.first_chunk', 'b.postings'])
+        .where('b.document_key', 'in', [...wanted.keys()])
+        .where('b.term', 'in', [...terms])
         .where('k.company_id', '=', companyId)
         .where('d.company_id', '=', companyId)
         .where('d.embedding_state', '=', PROCESSED)
         .execute()
-      for (const row of rows) result.push({ ...toChunkPosting(row), termCount: Number(row.term_count) })
+      for (const row of rows) {
+        const documentKey = Number(row.document_key)
+        const idxs = wanted.get(documentKey)
+        decodeBlock(Number(row.first_chunk), row.postings, (chunkIdx, tf, termCount) => {
+          if (idxs?.has(chunkIdx)) result.push({ documentKey, chunkIdx, term: row.term, tf, termCount })
+        })
+      }
     }
     return result
   }
@@ -238,13 +215,43 @@ export class KyselySearchRepository implements SearchRepository {
     if (terms.length === 0) return []
     const result: ScoredPosting[] = []
     for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
-      const rows = await this.searchablePostingsOf(companyId, ids)
-        .select(['p.term', 'p.tf', 'c.id as chunk_id', 'c.document_id', 'c.term_count', 'c.idx', 'd.object_name'])
-        .where('p.term', 'in', [...terms])
+      const rows = await this.searchableBlocksOf(companyId, ids)
+        .select(['k.document_id', 'd.object_name', 'b.term', 'b.first_chunk', 'b.postings'])
+        .where('b.term', 'in', [...terms])
         .execute()
-      for (const row of rows) result.push(toPosting(row))
+      if (rows.length === 0) continue
+      const chunkIds = await this.chunkIdsOf(
+        companyId,
+        rows.map((row) => row.document_id),
+      )
+      for (const row of rows) {
+        decodeBlock(Number(row.first_chunk), row.postings, (idx, tf, termCount) => {
+          const chunkId = chunkIds.get(`${row.document_id}/${idx}`)
+          if (chunkId === undefined) return
+          result.push({
+            term: row.term,
+            tf,
+            chunkId,
+            documentId: row.document_id,
+            termCount,
+            objectName: row.object_name,
+            idx,
+          })
+        })
+      }
     }
     return result
+  }
+
+  /** Chunk id by `<document id>/<idx>`, for the chunks of these documents of the company. */
+  private async chunkIdsOf(companyId: string, documentIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.db
+      .selectFrom('chunks')
+      .select(['id', 'document_id', 'idx'])
+      .where('company_id', '=', companyId)
+      .where('document_id', 'in', [...new Set(documentIds)])
+      .execute()
+    return new Map(rows.map((row) => [`${row.document_id}/${row.idx}`, row.id]))
   }
 
   async chunksByIds(companyId: string, chunkIds: readonly string[]): Promise<ChunkHitRecord[]> {
@@ -367,25 +374,45 @@ export class KyselySearchRepository implements SearchRepository {
     return Number(row?.n ?? 0)
   }
 
-  async postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<ChunkPosting[]> {
-    let query = this.db
-      .selectFrom('postings')
-      .select(['term', 'document_key as documentKey', 'chunk_idx as chunkIdx', 'tf'])
-      .where('company_key', '=', companyKeyQuery(this.db, companyId))
-    if (fromTerm !== null) query = query.where('term', '>=', fromTerm)
-    // The order of the postings (company_key, term, …): a range read of the clustered table
-    // (SQLite) or covering index (PostgreSQL). Rows as the driver gives them (integers are
-    // numbers on both): millions are read at a load.
-    return query.orderBy('term').limit(limit).execute()
+  async postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<TermPage> {
+    // Whole terms only: the blocks of the last term read may be cut off by the limit, so that
+    // term is left for the next page, unless it is the only one (then the page grows).
+    for (let blocks = Math.max(1, limit); ; blocks *= 2) {
+      let query = this.db
+        .selectFrom('posting_blocks')
+        .select(['term', 'document_key', 'first_chunk', 'postings'])
+        .where('company_key', '=', companyKeyQuery(this.db, companyId))
+      if (fromTerm !== null) query = query.where('term', '>=', fromTerm)
+      // The order of the blocks (company_key, term, …): a range read of the clustered table
+      // (SQLite) or of the read-order index (PostgreSQL).
+      const rows = await query.orderBy('term').limit(blocks).execute()
+      const complete = rows.length < blocks
+      const next = complete ? null : (rows[rows.length - 1]?.term as string)
+      if (next !== null && rows[0]?.term === next) continue
+      const postings: ChunkPosting[] = []
+      for (const row of rows) {
+        if (row.term === next) break
+        const documentKey = Number(row.document_key)
+        decodeBlock(Number(row.first_chunk), row.postings, (chunkIdx, tf) => {
+          postings.push({ documentKey, chunkIdx, term: row.term, tf })
+        })
+      }
+      return { postings, next }
+    }
   }
 
   async searchablePostings(companyId: string, documentIds: readonly string[]): Promise<ChunkPosting[]> {
     const result: ChunkPosting[] = []
     for (const ids of batches([...new Set(documentIds)], ID_BATCH)) {
-      const rows = await this.searchablePostingsOf(companyId, ids)
-        .select(['p.document_key', 'p.chunk_idx', 'p.term', 'p.tf'])
+      const rows = await this.searchableBlocksOf(companyId, ids)
+        .select(['b.document_key', 'b.term', 'b.first_chunk', 'b.postings'])
         .execute()
-      for (const row of rows) result.push(toChunkPosting(row))
+      for (const row of rows) {
+        const documentKey = Number(row.document_key)
+        decodeBlock(Number(row.first_chunk), row.postings, (chunkIdx, tf) => {
+          result.push({ documentKey, chunkIdx, term: row.term, tf })
+        })
+      }
     }
     return result
   }

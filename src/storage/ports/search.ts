@@ -61,20 +61,28 @@ export interface TermPosting extends ChunkRef {
   readonly termCount: number
 }
 
-/** A posting read from a term's list in impact order. */
-export interface ImpactPosting extends ChunkRef {
+/**
+ * Where a term's list was left: after the block of postings (migration 0009) of this impact bound,
+ * document key and first chunk idx, in the list's order (impact bound descending, then document key
+ * and first chunk ascending).
+ */
+export interface ImpactCursor {
+  /** The block's largest impact: no posting after it has a larger one. */
   readonly impact: number
-  readonly tf: number
-  /** `term_count` of the chunk. */
-  readonly termCount: number
+  readonly documentKey: number
+  readonly firstChunk: number
 }
 
-/**
- * Where a term's list was left: read strictly after this (impact descending, then document key and
- * chunk idx ascending).
- */
-export interface ImpactCursor extends ChunkRef {
-  readonly impact: number
+/** Postings of a term's list read best blocks first, and where to read on (null: the list is read to its end). */
+export interface ImpactPage {
+  readonly postings: readonly TermPosting[]
+  readonly after: ImpactCursor | null
+}
+
+/** Postings of whole terms in byte order of the terms, and the term to read on from (null: the last page). */
+export interface TermPage {
+  readonly postings: readonly ChunkPosting[]
+  readonly next: string | null
 }
 
 /** A chunk with the fields of its document that a search hit shows. */
@@ -127,10 +135,12 @@ export interface SearchRepository {
     excludedDocumentIds: readonly string[],
   ): Promise<Map<string, number>>
   /**
-   * Up to `size` postings of `term`, best impact first then document key and chunk idx ascending,
-   * strictly after `after` in that order; documents of any state (the caller filters).
+   * The postings of up to `size` blocks of `term`'s list, best blocks first (largest impact first,
+   * then document key and first chunk ascending), strictly after `after`; documents of any state
+   * (the caller filters). The postings of a page come in no particular order; what is left of the
+   * list after a page has no impact above the page's `after.impact`.
    */
-  impactPage(companyId: string, term: string, after: ImpactCursor | null, size: number): Promise<ImpactPosting[]>
+  impactPage(companyId: string, term: string, after: ImpactCursor | null, size: number): Promise<ImpactPage>
   /** The postings of `terms` in these chunks of the company's PROCESSED documents. */
   postingsOfChunks(companyId: string, chunks: readonly ChunkRef[], terms: readonly string[]): Promise<TermPosting[]>
   /** The postings of `terms` in the chunks of these PROCESSED documents of the company. */
@@ -155,12 +165,13 @@ export interface SearchRepository {
   /** Number of postings of the company, of documents in any state (from the kept statistics). */
   postingCount(companyId: string): Promise<number>
   /**
-   * Up to `limit` postings of the company (documents in any state: the caller keeps those of the
-   * chunks it loaded), in byte order of the terms from `fromTerm` on (from the first term when
-   * null); the postings of one term come together, in no particular order. Reads the postings
-   * in their term order (a range of the clustered table or covering index), no look-up per row.
+   * The postings of the company (documents in any state: the caller keeps those of the chunks it
+   * loaded) of whole terms in byte order, from `fromTerm` on (from the first term when null), about
+   * `limit` blocks of them (more when one term has more); the postings of one term come together,
+   * in no particular order. Reads the blocks in their term order (a range of the clustered table or
+   * the read-order index), no look-up per row.
    */
-  postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<ChunkPosting[]>
+  postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<TermPage>
   /** Every posting of the chunks of those of these documents that are PROCESSED, in no particular order. */
   searchablePostings(companyId: string, documentIds: readonly string[]): Promise<ChunkPosting[]>
 }
