@@ -1,10 +1,11 @@
 /**
  * What writing the postings of the lexical index costs on SQLite, in this process, for the layouts
- * the store has had: text ids in `chunk_terms` (migrations 0002 and 0006, rebuilt here as they
- * were) and integer keys in `postings` (migration 0008, what the service writes now), each through
- * Kysely's multi-row INSERT and through one prepared statement (`DatabaseHandle.insertRows`). The
+ * the store has had: text ids in `chunk_terms` (migrations 0002 and 0006) and integer keys in
+ * `postings` (migration 0008), both rebuilt here as they were, and blocks in `posting_blocks`
+ * (migration 0009, what the service writes now: one row per term and write of a document), each
+ * through Kysely's multi-row INSERT and through one prepared statement (`DatabaseHandle.insertRows`). The
  * postings are the real ones of the first financebench filings (parsed, chunked and analysed as
- * the service does); each variant writes them into a fresh migrated database, 54,000 rows per
+ * the service does); each variant writes them into a fresh migrated database, 54,000 postings per
  * transaction (1,000 chunks per batch, as the processing threads hand them over).
  * Usage: npm run bench:postings-writes -- [--limit N] [--transaction-rows N] [--current-only]
  */
@@ -19,6 +20,7 @@ import { pdfParser } from '../../src/ingestion/parsers/pdf.js'
 import { mutoolRuns } from '../../src/ingestion/parsers/pdf-mutool.js'
 import { systemClock } from '../../src/lib/clock.js'
 import { openDatabase, type RowValues } from '../../src/storage/database.js'
+import { encodeBlock } from '../../src/storage/kysely/posting-blocks.js'
 import { migrateToLatest } from '../../src/storage/migrate.js'
 import { requireData } from '../support/data.js'
 import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
@@ -26,8 +28,10 @@ import { load, machine, machineLine, round, saveResults, table } from '../suppor
 const COMPANY = '00000000-0000-4000-8000-000000000001'
 /** Rows per Kysely statement, as the store writes them. */
 const STATEMENT_ROWS = 4000
-/** Rows per transaction by default: one document's batch of 1,000 chunks (what one transaction held before writes were grouped). */
+/** Postings per transaction by default: one document's batch of 1,000 chunks (what one transaction held before writes were grouped). */
 const TRANSACTION_ROWS = 54_000
+/** Chunks per write of a document, as the processing threads hand them over: a block holds a term's postings in one. */
+const WRITE_CHUNKS = 1000
 
 /** A posting with everything either layout stores. */
 interface Posting {
@@ -44,9 +48,10 @@ interface Posting {
 interface Layout {
   readonly table: string
   readonly columns: readonly string[]
-  /** Creates the table where the migrations did not (the old layout). */
+  /** Creates the table where the migrations did not (the earlier layouts). */
   readonly create?: (db: Kysely<Record<string, Record<string, unknown>>>) => Promise<void>
-  readonly values: (posting: Posting) => RowValues
+  /** The rows that hold these postings (consecutive ones, by document and chunk). */
+  readonly rows: (postings: readonly Posting[]) => RowValues[]
 }
 
 const TEXT_IDS: Layout = {
@@ -60,13 +65,45 @@ const TEXT_IDS: Layout = {
       db,
     )
   },
-  values: (p) => [COMPANY, p.term, p.chunkId, p.documentId, p.tf, p.termCount, p.impact],
+  rows: (postings) => postings.map((p) => [COMPANY, p.term, p.chunkId, p.documentId, p.tf, p.termCount, p.impact]),
 }
 
 const INTEGER_KEYS: Layout = {
   table: 'postings',
   columns: ['company_key', 'term', 'impact', 'document_key', 'chunk_idx', 'tf', 'term_count'],
-  values: (p) => [1, p.term, p.impact, p.documentKey, p.chunkIdx, p.tf, p.termCount],
+  create: async (db) => {
+    await sql`create table postings (company_key integer not null, term text not null, impact real not null,
+      document_key integer not null, chunk_idx integer not null, tf integer not null, term_count integer not null,
+      primary key (company_key, term, impact desc, document_key, chunk_idx)) without rowid`.execute(db)
+    await sql`create index postings_chunk on postings (document_key, chunk_idx, term, tf, term_count)`.execute(db)
+  },
+  rows: (postings) => postings.map((p) => [1, p.term, p.impact, p.documentKey, p.chunkIdx, p.tf, p.termCount]),
+}
+
+const BLOCKS: Layout = {
+  table: 'posting_blocks',
+  columns: ['company_key', 'term', 'max_impact', 'document_key', 'first_chunk', 'posting_count', 'postings'],
+  rows: (postings) => {
+    const blocks = new Map<string, Posting[]>()
+    for (const posting of postings) {
+      const key = `${posting.documentKey}/${Math.floor(posting.chunkIdx / WRITE_CHUNKS)}/${posting.term}`
+      const block = blocks.get(key)
+      if (block) block.push(posting)
+      else blocks.set(key, [posting])
+    }
+    return [...blocks.values()].map((block) => {
+      const first = block[0] as Posting
+      return [
+        1,
+        first.term,
+        Math.max(...block.map((p) => p.impact)),
+        first.documentKey,
+        first.chunkIdx,
+        block.length,
+        encodeBlock(first.chunkIdx, block),
+      ]
+    })
+  },
 }
 
 interface Variant {
@@ -77,9 +114,11 @@ interface Variant {
 
 const VARIANTS: readonly Variant[] = [
   { label: 'text ids (chunk_terms), Kysely', layout: TEXT_IDS, prepared: false },
-  { label: 'text ids (chunk_terms), prepared (before)', layout: TEXT_IDS, prepared: true },
+  { label: 'text ids (chunk_terms), prepared (earlier)', layout: TEXT_IDS, prepared: true },
   { label: 'integer keys (postings), Kysely', layout: INTEGER_KEYS, prepared: false },
-  { label: 'integer keys (postings), prepared (now)', layout: INTEGER_KEYS, prepared: true },
+  { label: 'integer keys (postings), prepared (before)', layout: INTEGER_KEYS, prepared: true },
+  { label: 'blocks (posting_blocks), Kysely', layout: BLOCKS, prepared: false },
+  { label: 'blocks (posting_blocks), prepared (now)', layout: BLOCKS, prepared: true },
 ]
 
 async function postingsOf(dir: string, files: readonly string[]): Promise<Posting[]> {
@@ -140,10 +179,10 @@ async function write(
     const { insertRows } = handle
     const started = performance.now()
     for (let first = 0; first < rows.length; first += transactionRows) {
-      const group = rows.slice(first, first + transactionRows)
+      const group = layout.rows(rows.slice(first, first + transactionRows))
       await db.transaction().execute(async (trx) => {
         for (let at = 0; at < group.length; at += STATEMENT_ROWS) {
-          const values = group.slice(at, at + STATEMENT_ROWS).map(layout.values)
+          const values = group.slice(at, at + STATEMENT_ROWS)
           if (variant.prepared && insertRows) insertRows(layout.table, layout.columns, values)
           else {
             const objects = values.map((row) => Object.fromEntries(layout.columns.map((c, i) => [c, row[i]])))
@@ -186,10 +225,10 @@ async function main(): Promise<void> {
   for (const variant of variants) results.push({ variant, ...(await write(variant, rows, transactionRows)) })
   const markdown = [
     `- Machine: ${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
-    `- Postings: ${rows.length} rows of the first ${files.length} filings, written into a fresh migrated SQLite database each time, ${transactionRows} rows per transaction.`,
+    `- Postings: ${rows.length} of the first ${files.length} filings, written into a fresh migrated SQLite database each time, ${transactionRows} postings per transaction.`,
     '',
     table(
-      ['variant', 'seconds', 'µs per row', 'database MB'],
+      ['variant', 'seconds', 'µs per posting', 'database MB'],
       results.map(({ variant, ms, bytes }) => [
         variant.label,
         round(ms / 1000, 2),
