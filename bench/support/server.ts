@@ -104,6 +104,8 @@ export class BenchServer {
       if (!name.startsWith('LANTERN_') && name !== 'PORT' && name !== 'HOST') env[name] = value
     }
     Object.assign(env, {
+      // As `npm start` starts the service (docs/configuration.md "Memory").
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       LANTERN_LOG_LEVEL: options.logLevel ?? 'warn',
       LANTERN_TOKEN_RATE_LIMIT: '0',
       ...options.env,
