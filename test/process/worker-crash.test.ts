@@ -8,6 +8,7 @@ import { eventually, manyPagesPdf } from '../jobs/fixtures.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { createIsolatedDatabase, type IsolatedDatabase } from '../support/isolated-database.js'
 import { kbPath, uploadOk } from '../support/knowledge-base.js'
+import type { LogLine } from '../support/processes.js'
 import { pgUrl } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { WorkerProcess } from './worker-support.js'
@@ -108,7 +109,10 @@ describe.skipIf(!url)('a `lantern worker` killed with SIGKILL in the middle of a
         .map((line) => line.attempt)
     expect(claims(first)).toEqual([1])
     expect(claims(second)).toEqual([2])
-    expect(second.logLines().filter((line) => line.msg === 'job done' && line.jobId === jobs[0]?.id)).toHaveLength(1)
+    // The worker logs "job done" after the commit the API already shows, so the line may still be on its way.
+    const jobDone = (line: LogLine) => line.msg === 'job done' && line.jobId === jobs[0]?.id
+    await second.waitForLog(jobDone)
+    expect(second.logLines().filter(jobDone)).toHaveLength(1)
 
     expect(await second.stop()).toBe(0)
     expect(second.logLines().map((line) => line.msg)).toContain('stopped')

@@ -92,7 +92,11 @@ describe.skipIf(!url)('two `lantern worker` processes sharing one PostgreSQL que
     )
     expect(claims.map((claim) => claim.jobId).sort()).toEqual(jobs.map((job) => job.id).sort())
     expect(claims.every((claim) => claim.attempt === 1)).toBe(true)
-    const done = workers.flatMap((worker) => worker.logLines().filter((line) => line.msg === 'job done'))
+    // "job done" is logged after the commit the query above already saw, so the last lines may be on their way.
+    const done = await eventually(async () => {
+      const lines = workers.flatMap((worker) => worker.logLines().filter((line) => line.msg === 'job done'))
+      return lines.length >= DOCUMENTS ? lines : undefined
+    }, 'every "job done" log line')
     expect(done).toHaveLength(DOCUMENTS)
     // Both took part.
     for (const worker of workers) expect(claims.some((claim) => claim.owner === worker.owner)).toBe(true)
