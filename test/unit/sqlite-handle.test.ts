@@ -12,6 +12,8 @@ describe('the embedded store’s SQLite handle', () => {
   afterEach(async () => {
     await handle?.close()
     if (dir) rmSync(dir, { recursive: true, force: true })
+    handle = undefined
+    dir = undefined
     vi.restoreAllMocks()
   })
 
