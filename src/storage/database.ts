@@ -29,9 +29,9 @@ export type RowValues = readonly (string | number | Uint8Array | null)[]
 /**
  * Inserts rows into one table, atomically, inside the caller's transaction when there is one (the
  * embedded store has a single connection). For bulk writes on SQLite, where Kysely compiles a
- * 4,000-row INSERT in JavaScript and SQLite parses it again for every batch: 584,140 postings in
- * transactions of 54,000 took 5.9 s through one prepared single-row statement instead of 6.6 s
- * (`npm run bench:postings-writes`).
+ * 4,000-row INSERT in JavaScript for every batch (and SQLite parsed it again, before statements
+ * were kept): 584,140 postings in transactions of 54,000 took 5.9 s through one prepared
+ * single-row statement instead of 6.6 s (`npm run bench:postings-writes`).
  */
 export type RowInserter = (table: string, columns: readonly string[], rows: readonly RowValues[]) => void
 

@@ -40,15 +40,17 @@ describe('the embedded store’s SQLite handle', () => {
 
   it('drops the least recently used beyond 500 texts and prepares it again when it comes back', async () => {
     const { db, prepared } = open()
-    const first = 'select 0 as n'
-    await sql.raw(first).execute(db)
-    for (let n = 1; n <= 500; n++) await sql.raw(`select ${n} as n`).execute(db)
-    const again = await sql.raw<{ n: number }>(first).execute(db)
-    expect(again.rows).toEqual([{ n: 0 }])
-    expect(prepared(first)).toBe(2)
-    // Used a moment ago, so still kept.
+    const kept = 'select 0 as n'
+    await sql.raw(kept).execute(db)
+    for (let n = 1; n <= 499; n++) await sql.raw(`select ${n} as n`).execute(db)
+    // Full at 500: using the first text again makes "select 1" the least recently used.
+    await sql.raw(kept).execute(db)
     await sql.raw('select 500 as n').execute(db)
-    expect(prepared('select 500 as n')).toBe(1)
+
+    expect((await sql.raw<{ n: number }>(kept).execute(db)).rows).toEqual([{ n: 0 }])
+    expect(prepared(kept)).toBe(1)
+    expect((await sql.raw<{ n: number }>('select 1 as n').execute(db)).rows).toEqual([{ n: 1 }])
+    expect(prepared('select 1 as n')).toBe(2)
   })
 
   it('makes a new database with pages of 16 KiB', async () => {
