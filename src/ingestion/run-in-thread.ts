@@ -18,6 +18,8 @@ const MAX_DOCUMENTS_PER_THREAD = 50
 const MAX_RETAINED_HEAP_BYTES = 320 * 1024 * 1024
 /** An idle thread is ended after this long, so its memory is given back. */
 const IDLE_MS = 30_000
+/** An idle thread asked to end its child processes is ended anyway after this long. */
+const CHILDREN_END_MS = 5_000
 /** Loading the parsers takes a second or two; a thread not ready after this is broken. */
 const STARTUP_TIMEOUT_MS = 60_000
 
@@ -97,12 +99,32 @@ class ProcessingThread {
     this.worker.postMessage(request)
   }
 
-  async terminate(): Promise<void> {
+  /**
+   * Ends the thread. An idle one first ends the processes it keeps (its mutool shell) and waits for
+   * them, else they would outlive it as zombies; a busy one (over its time, aborted) is stopped
+   * at once.
+   */
+  async terminate(idle = false): Promise<void> {
+    if (idle && !this.dead) await this.endChildren()
     this.dead = true
     this.listener = undefined
     clearTimeout(this.idleTimer)
     await this.worker.terminate().catch(() => undefined)
     OcrPermit.releaseHeldBy(this.ocrPermit, this.threadId)
+  }
+
+  private endChildren(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      const timer = setTimeout(done, CHILDREN_END_MS)
+      this.listener = (event) => {
+        if (event.type === 'children-ended' || event.type === 'crash') done()
+      }
+      this.worker.postMessage({ type: 'end-children' } satisfies ProcessRequest)
+    })
   }
 
   private die(error: IngestError): void {
@@ -179,6 +201,8 @@ class Budget {
 export class ProcessingThreads {
   private readonly idle: ProcessingThread[] = []
   private readonly all = new Set<ProcessingThread>()
+  /** Threads being ended (out of `all`): close waits for them too. */
+  private readonly ending = new Set<Promise<void>>()
   /** Documents waiting for a thread (maxThreads): each is woken when a thread is released or ended. */
   private readonly waiting: Array<() => void> = []
   private readonly ocrPermit = OcrPermit.createBuffer()
@@ -210,7 +234,7 @@ export class ProcessingThreads {
     try {
       await this.whenReady(thread, signal)
     } catch (error) {
-      await this.discard(thread)
+      await this.discard(thread, false)
       throw error
     }
     return this.dispatch(thread, input, progress, chunks, signal)
@@ -224,9 +248,10 @@ export class ProcessingThreads {
   /** Ends every thread (shutdown); running and waiting documents fail with a transient error. */
   async close(): Promise<void> {
     this.closed = true
-    this.idle.length = 0
+    const idle = new Set(this.idle.splice(0))
     for (const wake of this.waiting.splice(0)) wake()
-    await Promise.all([...this.all].map((thread) => thread.terminate()))
+    await Promise.all([...this.all].map((thread) => thread.terminate(idle.has(thread))))
+    await Promise.all(this.ending)
     this.all.clear()
   }
 
@@ -251,7 +276,7 @@ export class ProcessingThreads {
       }
       // At the cap: an idle thread of another heap size makes room, else wait for one to be freed.
       const spare = this.idle.shift()
-      if (spare) await this.discard(spare)
+      if (spare) await this.discard(spare, true)
       else await this.threadFreed(signal)
     }
   }
@@ -307,13 +332,14 @@ export class ProcessingThreads {
       let settled = false
       // The batch being stored: the thread may be done (and free) before it is.
       let storing: Promise<void> = Promise.resolve()
-      const settle = (keepThread: boolean, outcome: () => void) => {
+      /** `idle`: the thread finished the document (else it is stopped in the middle). */
+      const settle = (keepThread: boolean, outcome: () => void, idle = false) => {
         if (settled) return
         settled = true
         budget.stop()
         signal?.removeEventListener('abort', onAbort)
         thread.listen(undefined)
-        const after = keepThread ? Promise.resolve(this.release(thread)) : this.discard(thread)
+        const after = keepThread ? Promise.resolve(this.release(thread)) : this.discard(thread, idle)
         after.then(outcome, outcome)
       }
       const budget = new Budget(input.limits.timeBudgetMs, () =>
@@ -346,12 +372,12 @@ export class ProcessingThreads {
           // been handed to it (setImmediate runs after the hand-over's promise steps).
           if (last)
             storing = storing.then(() => new Promise(setImmediate)).then(() => chunks(last.chunks, last.language))
-          settle(event.heapBytes <= maxHeap, () => storing.then(() => resolve(result), reject))
+          settle(event.heapBytes <= maxHeap, () => storing.then(() => resolve(result), reject), true)
         } else if (event.type === 'failed' && event.id === id) {
           // Settled after the batch being stored, so the caller's clean-up never races its write.
           const failure = new IngestError(event.message, event.permanent)
           const fail = () => reject(failure)
-          settle(event.heapBytes <= maxHeap, () => storing.then(fail, fail))
+          settle(event.heapBytes <= maxHeap, () => storing.then(fail, fail), true)
         }
       })
       thread.post({ type: 'process', id, input })
@@ -361,7 +387,7 @@ export class ProcessingThreads {
   private release(thread: ProcessingThread): void {
     thread.documents += 1
     if (this.closed || thread.dead || thread.documents >= (this.policy.maxDocuments ?? MAX_DOCUMENTS_PER_THREAD)) {
-      void this.discard(thread)
+      void this.discard(thread, !thread.dead)
       return
     }
     // An idle thread must not keep the process alive.
@@ -369,16 +395,19 @@ export class ProcessingThreads {
     thread.idleTimer = setTimeout(() => {
       const index = this.idle.indexOf(thread)
       if (index >= 0) this.idle.splice(index, 1)
-      void this.discard(thread)
+      void this.discard(thread, true)
     }, IDLE_MS)
     thread.idleTimer.unref()
     this.idle.push(thread)
     this.waiting.shift()?.()
   }
 
-  private async discard(thread: ProcessingThread): Promise<void> {
+  private async discard(thread: ProcessingThread, idle: boolean): Promise<void> {
     this.all.delete(thread)
     this.waiting.shift()?.()
-    await thread.terminate()
+    const ending = thread.terminate(idle)
+    this.ending.add(ending)
+    await ending
+    this.ending.delete(ending)
   }
 }

@@ -4,6 +4,7 @@ import { lowerThreadPriority } from '../lib/thread-priority.js'
 import { IngestError } from './errors.js'
 import { sharedOcr, terminateOcr } from './ocr.js'
 import { OcrPermit } from './ocr-permit.js'
+import { endMutoolShell } from './parsers/pdf-mutool.js'
 import type { ChunkDraft, DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
 import { processDocumentInBatches } from './process-document.js'
 
@@ -11,6 +12,8 @@ import { processDocumentInBatches } from './process-document.js'
 export type ProcessRequest =
   | { readonly type: 'process'; readonly id: number; readonly input: DocumentToProcess }
   | { readonly type: 'chunks-stored'; readonly id: number }
+  /** The thread is idle and about to be ended: end the processes it keeps running. */
+  | { readonly type: 'end-children' }
 
 /** A document's last batch of chunks, handed over with its result. */
 interface LastBatch {
@@ -21,6 +24,7 @@ interface LastBatch {
 /** Messages a processing thread posts: ready once its modules are loaded, then per request. */
 export type ThreadMessage =
   | { readonly type: 'ready' }
+  | { readonly type: 'children-ended' }
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
   /** OCR waits for the process's one OCR permit (true) or goes on (false): its time is not the document's. */
   | { readonly type: 'ocr-wait'; readonly id: number; readonly waiting: boolean }
@@ -134,7 +138,9 @@ if (parentPort && data?.lanternProcessing) {
   }
   port.on('message', (request: ProcessRequest) => {
     if (request.type === 'process') void handle(port, request.id, request.input)
-    else {
+    else if (request.type === 'end-children') {
+      void endMutoolShell().then(() => port.postMessage({ type: 'children-ended' } satisfies ThreadMessage))
+    } else {
       const resolve = stored.get(request.id)
       stored.delete(request.id)
       resolve?.()

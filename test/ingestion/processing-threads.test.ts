@@ -2,8 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { mutoolRuns } from '../../src/ingestion/parsers/pdf-mutool.js'
 import type { ChunkDraft, DocumentToProcess } from '../../src/ingestion/pipeline-types.js'
 import { ProcessingThreads, type ThreadPolicy } from '../../src/ingestion/run-in-thread.js'
+import { tinyPdf } from '../support/knowledge-base.js'
 import { textImage } from './ocr-support.js'
 import { LIMITS } from './text-formats-support.js'
 
@@ -326,5 +328,47 @@ describe.skipIf(!existsSync('/proc/thread-self'))("processing threads: below the
     } finally {
       await threads.close()
     }
+  }, 60_000)
+})
+
+/** Pids of this process's children (zombies included). */
+function childPids(): Set<number> {
+  const children = new Set<number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/u.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) children.add(Number(entry))
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return children
+}
+
+describe.skipIf(!mutoolRuns() || !existsSync('/proc'))('processing threads: child processes', () => {
+  it('ends the mutool shell of a thread that is replaced or closed, leaving no zombie', async () => {
+    const before = childPids()
+    const threads = new ProcessingThreads({ maxDocuments: 1 })
+    try {
+      for (const n of [1, 2]) {
+        const filePath = join(dir, `page-${n}.pdf`)
+        writeFileSync(filePath, tinyPdf(`Page ${n} of the travel policy`))
+        const chunks: ChunkDraft[] = []
+        await threads.run(
+          { ...note(n), filename: `page-${n}.pdf`, mimeType: 'application/pdf', filePath, mutool: 'mutool' },
+          () => {},
+          async (batch) => {
+            chunks.push(...batch)
+          },
+        )
+        expect(chunks.map((chunk) => chunk.text).join(' ')).toContain(`Page ${n} of the travel policy`)
+      }
+      expect(threads.threadsStarted).toBe(2)
+    } finally {
+      await threads.close()
+    }
+    const left = [...childPids()].filter((pid) => !before.has(pid))
+    expect(left).toEqual([])
   }, 60_000)
 })

@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CommandFailure, type CommandOutput, CommandShell } from '../../lib/command-shell.js'
 import { ingestErrors } from '../errors.js'
 import type { PdfTextItem } from './pdf-layout.js'
 
@@ -15,7 +16,7 @@ import type { PdfTextItem } from './pdf-layout.js'
 
 /**
  * Pages drawn by one run: bounds the JSON held at once (about 25 KB a page of a filing), while
- * keeping spawns few (each costs tens of milliseconds from a process as large as the service).
+ * keeping runs few (each starts mutool and opens the document again).
  */
 export const PAGES_PER_RUN = 200
 /** Output of one run larger than this is refused (a hostile page with millions of glyphs). */
@@ -56,12 +57,6 @@ export type MutoolPage = readonly PdfTextItem[]
 /** mutool could not read the document (or not in reasonable time): the caller reads it with pdf.js instead. */
 export class MutoolFailure extends Error {}
 
-class MutoolTimeout extends MutoolFailure {
-  constructor(timeoutMs: number) {
-    super(`mutool took more than ${timeoutMs} ms`)
-  }
-}
-
 interface StextLine {
   readonly wmode?: number
   readonly bbox: { readonly x: number; readonly y: number; readonly w: number; readonly h: number }
@@ -97,9 +92,8 @@ export function mutoolRuns(command = 'mutool'): boolean {
 }
 
 /**
- * Page count and title, and the text items of the first `firstPages` pages, from one process (the
- * info script, then mutool draw): a spawn from a process as large as the service costs tens of
- * milliseconds, and most documents are read whole by this one run. A document that needs a
+ * Page count and title, and the text items of the first `firstPages` pages, from one run (the
+ * info script, then mutool draw): most documents are read whole by it. A document that needs a
  * password ends here, like in pdf.js; one MuPDF counts no pages or more than `maxPages` in is a
  * MutoolFailure (pdf.js counts the pages it finds).
  */
@@ -113,7 +107,7 @@ export async function mutoolOpen(
 ): Promise<{ document: MutoolDocument; pages: MutoolPage[] }> {
   // The time for one page until the info line says how many there are to draw.
   const { stdout, stderr, code } = await run(
-    `"$0" run "$1" "$2" "$3" && exec "$0" draw -q -F stext.json -o - "$2" "$4"`,
+    `"$1" run "$2" "$3" "$4" && exec "$1" draw -q -F stext.json -o - "$3" "$5"`,
     [command, infoScript(), path, String(maxPages), `1-${firstPages}`],
     Math.min(timeoutMs, mutoolTimeoutMs(1)),
     (line) => {
@@ -152,7 +146,7 @@ export async function mutoolPages(
   timeoutMs: number,
 ): Promise<MutoolPage[]> {
   const { stdout, stderr, code } = await run(
-    `exec "$0" draw -q -F stext.json -o - "$1" "$2"`,
+    `exec "$1" draw -q -F stext.json -o - "$2" "$3"`,
     [command, path, `${first}-${last}`],
     timeoutMs,
   )
@@ -214,63 +208,41 @@ function infoScript(): string {
 }
 
 /**
- * Runs `script` (a shell command line whose `$0`, `$1`… are `args`) with the address space of
- * the mutool it starts capped (a memory guard the processing thread's heap limit does not give a
- * child process), killed at the time limit, so a hostile file cannot keep it running. Only the
- * start of stderr is kept: a broken content stream can make MuPDF print millions of warnings.
+ * The shell this thread starts mutool from (see CommandShell): the address space of each run is
+ * capped (a memory guard the processing thread's heap limit does not give a child process), a run
+ * is killed at its time limit, so a hostile file cannot keep it running, and only the start of
+ * stderr is kept (a broken content stream can make MuPDF print millions of warnings).
  */
-function run(
+let shell: CommandShell | undefined
+
+/** Ends this thread's mutool shell, before the thread ends (see CommandShell.close). */
+export async function endMutoolShell(): Promise<void> {
+  const ending = shell?.close()
+  shell = undefined
+  await ending
+}
+
+async function run(
   script: string,
   args: readonly string[],
   timeoutMs: number,
   retime?: (firstLine: string) => number,
-): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', `ulimit -v ${ADDRESS_SPACE_KIB} 2>/dev/null; ${script}`, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-    })
-    const stdout: Buffer[] = []
-    let stdoutBytes = 0
-    let stderr = ''
-    let failure: Error | null = null
-    const stop = (error: Error) => {
-      failure ??= error
-      child.kill('SIGKILL')
-    }
-    const expire = (ms: number) => setTimeout(() => stop(new MutoolTimeout(ms)), ms)
-    let timer = expire(timeoutMs)
-    let retimed = !retime
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (!retimed && chunk.includes(0x0a)) {
-        retimed = true
-        const ms = retime?.(
-          Buffer.concat([...stdout, chunk])
-            .toString('utf8')
-            .split('\n', 1)[0] ?? '',
-        )
-        if (ms !== undefined) {
-          clearTimeout(timer)
-          timer = expire(ms)
-        }
-      }
-      stdoutBytes += chunk.length
-      if (stdoutBytes > MAX_OUTPUT_BYTES) stop(new MutoolFailure('mutool wrote more text than one run may hold'))
-      else stdout.push(chunk)
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < MAX_STDERR_CHARS) stderr += chunk.toString('utf8')
-    })
-    child.on('error', (error) => stop(new MutoolFailure(`mutool could not be started: ${error.message}`)))
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      if (failure) reject(failure)
-      else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr, code })
-    })
+): Promise<CommandOutput> {
+  shell ??= new CommandShell({
+    addressSpaceKib: ADDRESS_SPACE_KIB,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
+    maxStderrChars: MAX_STDERR_CHARS,
+    label: 'mutool',
   })
+  try {
+    return await shell.run({ script, args, timeoutMs, ...(retime ? { retime } : {}) })
+  } catch (error) {
+    if (error instanceof CommandFailure) throw new MutoolFailure(error.message)
+    throw error
+  }
 }
 
-function runFailure(stderr: string, code: number | null): MutoolFailure {
+function runFailure(stderr: string, code: number): MutoolFailure {
   return new MutoolFailure(`mutool failed: ${firstLine(stderr) || `exit code ${code}`}`)
 }
 
