@@ -1,5 +1,6 @@
+import { cleanText, oneLine } from '../lib/whitespace.js'
 import { type AnalyzedToken, analyzeTokens } from '../retrieval/analysis.js'
-import { cleanText, oneLine, sentences } from './chunking/text.js'
+import { sentences } from './chunking/text.js'
 import type { Block, ParsedDocument } from './model.js'
 import { tableText } from './table-text.js'
 

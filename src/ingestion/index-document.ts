@@ -1,6 +1,6 @@
 import { systemClock, type Timestamp } from '../lib/clock.js'
 import { newId } from '../lib/ids.js'
-import { analyze } from '../retrieval/analysis.js'
+import { forEachTerm } from '../retrieval/analysis.js'
 import { impactOf } from '../retrieval/bm25.js'
 import type { ChunkWithPostings, Posting } from '../storage/ports/chunks.js'
 import type { Repositories } from '../storage/store.js'
@@ -8,10 +8,18 @@ import type { ChunkDraft, ProcessedDocument } from './pipeline-types.js'
 
 /** The postings of one chunk (term → frequency, in order of first occurrence) and its length in terms. */
 export function postingsOf(text: string, language: string): { postings: Posting[]; termCount: number } {
-  const terms = analyze(text, language)
+  const { frequencies, termCount } = termFrequencies(text, language)
+  return { postings: [...frequencies].map(([term, tf]) => ({ term, tf })), termCount }
+}
+
+function termFrequencies(text: string, language: string): { frequencies: Map<string, number>; termCount: number } {
   const frequencies = new Map<string, number>()
-  for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1)
-  return { postings: [...frequencies].map(([term, tf]) => ({ term, tf })), termCount: terms.length }
+  let termCount = 0
+  forEachTerm(text, language, (term) => {
+    frequencies.set(term, (frequencies.get(term) ?? 0) + 1)
+    termCount++
+  })
+  return { frequencies, termCount }
 }
 
 /**
@@ -26,6 +34,14 @@ export function encodePostings(postings: readonly Posting[]): string {
   return postings.map(({ term, tf }) => `${tf}:${term}`).join(RECORD)
 }
 
+/** encodePostings(postingsOf(text, language).postings), without the posting objects. */
+function encodedPostingsOf(text: string, language: string): { postings: string; termCount: number } {
+  const { frequencies, termCount } = termFrequencies(text, language)
+  const records: string[] = []
+  for (const [term, tf] of frequencies) records.push(`${tf}:${term}`)
+  return { postings: records.join(RECORD), termCount }
+}
+
 export function decodePostings(encoded: string): Posting[] {
   if (encoded === '') return []
   return encoded.split(RECORD).map((entry) => {
@@ -37,8 +53,7 @@ export function decodePostings(encoded: string): Posting[] {
 /** The chunk with its postings: computed here only when the processing thread did not. */
 export function withPostings(draft: ChunkDraft, language: string): ChunkDraft {
   if (draft.postings !== undefined && draft.termCount !== undefined) return draft
-  const { postings, termCount } = postingsOf(draft.text, language)
-  return { ...draft, postings: encodePostings(postings), termCount }
+  return { ...draft, ...encodedPostingsOf(draft.text, language) }
 }
 
 /** A chunk draft as the store writes it: a new id, and its postings decoded only when written. */

@@ -67,22 +67,27 @@ export function wordSegments(segmenter: Intl.Segmenter, text: string): Iterable<
   return sliced(segmenter, text, WORD_CUTS)
 }
 
+/** Called with each word-like segment and its offset in the whole text. */
+export type WordVisitor = (word: string, index: number) => void
+
 /**
- * The word-like segments of wordSegments, exactly (text, index), found without Intl.Segmenter
- * where possible: V8 builds an object per segment and is slow (46 % of a large CSV's ingestion
- * went there), while term analysis needs only the words. Slices are cut as in wordSegments, and a
- * slice of PLAIN characters is segmented by plainWords; any other slice, or a segmenter whose
- * locale may tailor the word rules, goes to Intl.Segmenter as before, so no stored term changes.
+ * The word-like segments of wordSegments, exactly (text, index), in order, found without
+ * Intl.Segmenter where possible: V8 builds an object per segment and is slow (46 % of a large
+ * CSV's ingestion went there), while term analysis needs only the words; and they are handed to
+ * `visit` rather than yielded, as a generator allocates a result per word (a filing's term
+ * analysis allocated more than its text layer). Slices are cut as in wordSegments, and a slice of
+ * PLAIN characters is segmented by plainWords; any other slice, or a segmenter whose locale may
+ * tailor the word rules, goes to Intl.Segmenter as before, so no stored term changes.
  */
-export function* wordLikeSegments(segmenter: Intl.Segmenter, text: string): Generator<TextSegment> {
+export function forEachWordLike(segmenter: Intl.Segmenter, text: string, visit: WordVisitor): void {
   const fast = followsRootWordRules(segmenter)
   for (let start = 0; start < text.length; ) {
     const end = sliceEnd(text, start, WORD_CUTS)
     if (fast && isPlainText(text, start, end)) {
-      yield* plainWords(text, start, end)
+      plainWords(text, start, end, visit)
     } else {
       for (const { segment, index, isWordLike } of segmenter.segment(text.slice(start, end))) {
-        if (isWordLike === true) yield { segment, index: start + index, isWordLike: true }
+        if (isWordLike === true) visit(segment, start + index)
       }
     }
     start = end
@@ -145,7 +150,7 @@ function plainClasses(): Uint8Array {
 
 const classAt = (text: string, i: number): number => CLASSES[text.charCodeAt(i)] ?? UNSUPPORTED
 
-/** Whether wordLikeSegments segments text[start, end) by hand (for a segmenter following root rules). */
+/** Whether forEachWordLike segments text[start, end) by hand (for a segmenter following root rules). */
 export function isPlainText(text: string, start = 0, end = text.length): boolean {
   for (let i = start; i < end; i++) if (classAt(text, i) === UNSUPPORTED) return false
   return true
@@ -157,7 +162,7 @@ export function isPlainText(text: string, start = 0, end = text.length): boolean
  * MidNum/MidNumLet digit to digit (WB11–12); every other pair breaks. ICU marks every such run
  * word-like except a lone ExtendNumLet (`_`; `__` is word-like).
  */
-function* plainWords(text: string, start: number, end: number): Generator<TextSegment> {
+function plainWords(text: string, start: number, end: number, visit: WordVisitor): void {
   let i = start
   while (i < end) {
     let last = classAt(text, i)
@@ -176,7 +181,7 @@ function* plainWords(text: string, start: number, end: number): Generator<TextSe
         i += 2
       } else break
     }
-    if (i - from > 1 || last !== EXTEND_NUM_LET) yield { segment: text.slice(from, i), index: from, isWordLike: true }
+    if (i - from > 1 || last !== EXTEND_NUM_LET) visit(text.slice(from, i), from)
   }
 }
 
@@ -198,7 +203,7 @@ function joinsAcross(before: number, mid: number, after: number): boolean {
 const ROOT_WORD_RULE_LANGUAGES = new Set(['da', 'de', 'en', 'es', 'fi', 'fr', 'it', 'nb', 'nl', 'no', 'pt', 'ru', 'sv'])
 const rootRuleSegmenters = new WeakMap<Intl.Segmenter, boolean>()
 
-/** Whether wordLikeSegments may segment plain text by hand for this segmenter. */
+/** Whether forEachWordLike may segment plain text by hand for this segmenter. */
 export function followsRootWordRules(segmenter: Intl.Segmenter): boolean {
   let follows = rootRuleSegmenters.get(segmenter)
   if (follows === undefined) {

@@ -1,5 +1,5 @@
 import { detect } from 'tinyld'
-import { wordLikeSegments } from '../lib/segments.js'
+import { forEachWordLike } from '../lib/segments.js'
 import { foldWord } from './folding.js'
 import { baseLanguage, DEFAULT_LANGUAGE, languageResources, SUPPORTED_LANGUAGES } from './languages.js'
 
@@ -116,12 +116,12 @@ export function analyzeTokens(text: string, language: string): AnalyzedToken[] {
   const outcomes = wordOutcomes(code)
   const tokens: AnalyzedToken[] = []
   let position = 0
-  for (const segment of wordLikeSegments(wordSegmenter(code), text)) {
-    for (const { term, surface } of outcomes(segment.segment)) {
+  forEachWordLike(wordSegmenter(code), text, (word) => {
+    for (const { term, surface } of outcomes(word)) {
       const current = position++
       if (term !== null) tokens.push({ term, surface, position: current })
     }
-  }
+  })
   return tokens
 }
 
@@ -168,13 +168,18 @@ function wordOutcomes(code: string): (word: string) => readonly Outcome[] {
 
 /** The terms of a text in order (see analyzeTokens); what the index stores and queries search for. */
 export function analyze(text: string, language: string): string[] {
+  const terms: string[] = []
+  forEachTerm(text, language, (term) => terms.push(term))
+  return terms
+}
+
+/** analyze's terms handed to `visit` one by one, without an array of them. */
+export function forEachTerm(text: string, language: string, visit: (term: string) => void): void {
   const code = baseLanguage(language)
   const outcomes = wordOutcomes(code)
-  const terms: string[] = []
-  for (const segment of wordLikeSegments(wordSegmenter(code), text)) {
-    for (const { term } of outcomes(segment.segment)) if (term !== null) terms.push(term)
-  }
-  return terms
+  forEachWordLike(wordSegmenter(code), text, (word) => {
+    for (const { term } of outcomes(word)) if (term !== null) visit(term)
+  })
 }
 
 /** Enough text to recognise a language; more only costs time. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { cleanText, measure, oneLine } from '../../src/ingestion/chunking/text.js'
+import { measure } from '../../src/ingestion/chunking/text.js'
 import { countTokens } from '../../src/ingestion/chunking/tokens.js'
+import { cleanText, oneLine } from '../../src/lib/whitespace.js'
 import { seededRandom } from '../support/random.js'
 
 /*

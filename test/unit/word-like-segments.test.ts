@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { followsRootWordRules, isPlainText, wordLikeSegments, wordSegments } from '../../src/lib/segments.js'
+import { followsRootWordRules, forEachWordLike, isPlainText, wordSegments } from '../../src/lib/segments.js'
 import { SUPPORTED_LANGUAGES } from '../../src/retrieval/languages.js'
 import { seededRandom } from '../support/random.js'
 
 /*
- * wordLikeSegments must give exactly the word-like segments of wordSegments (what term analysis
+ * forEachWordLike must give exactly the word-like segments of wordSegments (what term analysis
  * used before, so indexes keep their terms): the reference here is always Intl.Segmenter.
  */
 
@@ -14,8 +14,11 @@ const wordSegmenter = (locale: string | undefined) => new Intl.Segmenter(locale,
 const en = wordSegmenter('en')
 
 type Segments = { segment: string; index: number }[]
-const fast = (segmenter: Intl.Segmenter, text: string): Segments =>
-  [...wordLikeSegments(segmenter, text)].map(({ segment, index }) => ({ segment, index }))
+const fast = (segmenter: Intl.Segmenter, text: string): Segments => {
+  const segments: Segments = []
+  forEachWordLike(segmenter, text, (segment, index) => segments.push({ segment, index }))
+  return segments
+}
 const reference = (segmenter: Intl.Segmenter, text: string): Segments =>
   [...wordSegments(segmenter, text)].filter((s) => s.isWordLike).map(({ segment, index }) => ({ segment, index }))
 
@@ -83,7 +86,7 @@ describe('word-like segments without Intl.Segmenter', () => {
   })
 
   it('treats every character it segments by hand as Intl.Segmenter does, next to each word-break class', () => {
-    // One of each class wordLikeSegments tells apart, plus space and line break.
+    // One of each class forEachWordLike tells apart, plus space and line break.
     const neighbours = ['a', '1', ':', ',', '.', "'", '_', ' ', '#', '\n']
     let plain = 0
     for (let code = 0; code <= 0xffff; code++) {

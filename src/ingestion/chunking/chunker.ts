@@ -1,7 +1,8 @@
+import { cleanText, oneLine } from '../../lib/whitespace.js'
 import type { Block, HeadingBlock, ImageBlock, ParagraphBlock, ParsedDocument, TableBlock } from '../model.js'
 import type { ChunkDraft } from '../pipeline-types.js'
 import { chunkTable } from './tables.js'
-import { cleanText, measure, oneLine, splitToBudget, tailWithin, truncateToTokens } from './text.js'
+import { measure, splitToBudget, tailWithin, truncateToTokens } from './text.js'
 import { countTokens } from './tokens.js'
 
 /** Who the chunks belong to: what their metadata names. */

@@ -1,5 +1,6 @@
+import { oneLine } from '../../lib/whitespace.js'
 import type { TableBlock } from '../model.js'
-import { measure, oneLine, splitToBudget, truncateToTokens } from './text.js'
+import { measure, splitToBudget, truncateToTokens } from './text.js'
 import { countTokens } from './tokens.js'
 
 /** One chunk of a table: its text (prefix, header, rows) and the source rows it holds. */

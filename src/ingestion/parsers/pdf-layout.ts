@@ -1,3 +1,4 @@
+import { oneLine, visibleLength } from '../../lib/whitespace.js'
 import type { Block, TableRow } from '../model.js'
 import { joinLines } from './text-blocks.js'
 
@@ -112,7 +113,7 @@ export function pageLines(items: readonly unknown[]): PdfLine[] {
 }
 
 function finishLine(line: LineBuilder, lines: PdfLine[]): void {
-  const cells = line.cells.map((cell) => cell.replace(/\s+/gu, ' ').trim()).filter(Boolean)
+  const cells = line.cells.map(oneLine).filter(Boolean)
   if (cells.length > 0) lines.push({ y: line.y, x: line.x, size: line.size, turns: line.turns, cells })
 }
 
@@ -171,7 +172,9 @@ export function pageBlocks(lines: readonly PdfLine[], page: number, fonts: FontP
 
 /** Number of characters other than whitespace: below a threshold a page counts as having no text. */
 export function visibleChars(lines: readonly PdfLine[]): number {
-  return lines.reduce((sum, line) => sum + line.cells.join('').replace(/\s/gu, '').length, 0)
+  let count = 0
+  for (const line of lines) for (const cell of line.cells) count += visibleLength(cell)
+  return count
 }
 
 function tableRun(lines: readonly PdfLine[], start: number): PdfLine[] {

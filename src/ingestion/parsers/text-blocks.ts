@@ -1,3 +1,4 @@
+import { oneLine } from '../../lib/whitespace.js'
 import type { ImageBlock, ParagraphBlock } from '../model.js'
 
 /**
@@ -7,7 +8,7 @@ import type { ImageBlock, ParagraphBlock } from '../model.js'
 export function joinLines(lines: readonly string[]): string {
   let text = ''
   for (const raw of lines) {
-    const line = raw.replace(/\s+/gu, ' ').trim()
+    const line = oneLine(raw)
     if (!line) continue
     if (!text) text = line
     else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(line)) text = text.slice(0, -1) + line
