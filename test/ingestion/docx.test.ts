@@ -3,7 +3,7 @@ import { Document, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, 
 import { describe, expect, it } from 'vitest'
 import type { ParsedDocument } from '../../src/ingestion/model.js'
 import { createDocxParser, docxParser } from '../../src/ingestion/parsers/docx.js'
-import { parserFor } from '../../src/ingestion/parsers/registry.js'
+import { loadParserFor } from '../../src/ingestion/parsers/registry.js'
 import { allText, fakeOcr, ingestFailure, textImage, withTimeout } from './ocr-support.js'
 import {
   expectWellFormed,
@@ -180,8 +180,8 @@ describe('DOCX parser', () => {
     )
   })
 
-  it('is the registered parser for DOCX', () => {
-    expect(parserFor(DOCX)).toBe(docxParser)
+  it('is the registered parser for DOCX', async () => {
+    expect(await loadParserFor(DOCX)).toBe(docxParser)
   })
 
   it('parses every real DOCX of the corpus or rejects it with an IngestError, without hanging', async () => {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { isOcrLanguageInstalled, normaliseOcrText, terminateOcr } from '../../src/ingestion/ocr.js'
 import { decodeBmp } from '../../src/ingestion/parsers/bmp.js'
 import { createImageParser, imageParser } from '../../src/ingestion/parsers/image.js'
-import { parserFor } from '../../src/ingestion/parsers/registry.js'
+import { loadParserFor } from '../../src/ingestion/parsers/registry.js'
 import { fakeOcr, ingestFailure, textImage, withTimeout } from './ocr-support.js'
 import {
   expectWellFormed,
@@ -133,9 +133,9 @@ describe('image parser', () => {
     )
   })
 
-  it('is registered for the image types, and OCR data is installed for eng, fra, deu and spa', () => {
+  it('is registered for the image types, and OCR data is installed for eng, fra, deu and spa', async () => {
     for (const mime of ['image/png', 'image/jpeg', 'image/tiff', 'image/bmp', 'image/webp', 'image/gif']) {
-      expect(parserFor(mime)).toBe(imageParser)
+      expect(await loadParserFor(mime)).toBe(imageParser)
     }
     expect(['eng', 'fra', 'deu', 'spa'].map(isOcrLanguageInstalled)).toEqual([true, true, true, true])
     expect(isOcrLanguageInstalled('xxx')).toBe(false)

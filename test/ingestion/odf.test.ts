@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createOdtParser, odtParser } from '../../src/ingestion/parsers/odf-text.js'
-import { parserFor } from '../../src/ingestion/parsers/registry.js'
+import { loadParserFor } from '../../src/ingestion/parsers/registry.js'
 import { allText, fakeOcr, ingestFailure, withTimeout } from './ocr-support.js'
 import {
   expectWellFormed,
@@ -93,8 +93,8 @@ describe('ODT parser', () => {
     else expect(result.message).toMatch(/^the ODT file is damaged or truncated: /)
   })
 
-  it('is the registered parser for ODT', () => {
-    expect(parserFor(ODT)).toBe(odtParser)
+  it('is the registered parser for ODT', async () => {
+    expect(await loadParserFor(ODT)).toBe(odtParser)
   })
 
   it('parses every real ODT of the corpus or rejects it with an IngestError, without hanging', async () => {

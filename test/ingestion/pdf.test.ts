@@ -7,7 +7,7 @@ import type { Block, ParsedDocument, ParseInput } from '../../src/ingestion/mode
 import { terminateOcr } from '../../src/ingestion/ocr.js'
 import { createPdfParser, pdfParser } from '../../src/ingestion/parsers/pdf.js'
 import { mutoolRuns, PAGES_PER_RUN } from '../../src/ingestion/parsers/pdf-mutool.js'
-import { parserFor } from '../../src/ingestion/parsers/registry.js'
+import { loadParserFor } from '../../src/ingestion/parsers/registry.js'
 import { allText, fakeOcr, ingestFailure, manifestTags, textImage, withTimeout } from './ocr-support.js'
 import {
   expectWellFormed,
@@ -341,8 +341,8 @@ describe.each([
     expect(progress).toEqual([])
   })
 
-  it('is the registered parser for application/pdf', () => {
-    expect(parserFor(PDF)).toBe(pdfParser)
+  it('is the registered parser for application/pdf', async () => {
+    expect(await loadParserFor(PDF)).toBe(pdfParser)
   })
 
   it('parses every real PDF of the corpus or rejects it with an IngestError, without hanging', async () => {

@@ -3,7 +3,7 @@ import PptxGenModule from 'pptxgenjs'
 import { describe, expect, it } from 'vitest'
 import type { TableBlock } from '../../src/ingestion/model.js'
 import { createPresentationParser, presentationParser } from '../../src/ingestion/parsers/pptx.js'
-import { parserFor } from '../../src/ingestion/parsers/registry.js'
+import { loadParserFor } from '../../src/ingestion/parsers/registry.js'
 import { fakeOcr, ingestFailure, textImage, withTimeout } from './ocr-support.js'
 import {
   expectWellFormed,
@@ -230,9 +230,9 @@ describe('PPTX and ODP parser', () => {
     )
   })
 
-  it('is the registered parser for PPTX and ODP', () => {
-    expect(parserFor(PPTX)).toBe(presentationParser)
-    expect(parserFor(ODP)).toBe(presentationParser)
+  it('is the registered parser for PPTX and ODP', async () => {
+    expect(await loadParserFor(PPTX)).toBe(presentationParser)
+    expect(await loadParserFor(ODP)).toBe(presentationParser)
   })
 
   it('parses every real PPTX and ODP of the corpus or rejects it with an IngestError, without hanging', async () => {

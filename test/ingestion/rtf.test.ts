@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parserFor } from '../../src/ingestion/parsers/registry.js'
+import { loadParserFor } from '../../src/ingestion/parsers/registry.js'
 import { createRtfParser, rtfParser } from '../../src/ingestion/parsers/rtf.js'
 import { allText, fakeOcr, withTimeout } from './ocr-support.js'
 import {
@@ -44,9 +44,9 @@ describe('RTF parser', () => {
     }
   })
 
-  it('is the registered parser for RTF', () => {
-    expect(parserFor(RTF)).toBe(rtfParser)
-    expect(parserFor('text/rtf')).toBe(rtfParser)
+  it('is the registered parser for RTF', async () => {
+    expect(await loadParserFor(RTF)).toBe(rtfParser)
+    expect(await loadParserFor('text/rtf')).toBe(rtfParser)
   })
 
   it('parses every real RTF of the corpus or rejects it with an IngestError, without hanging', async () => {

@@ -1,9 +1,9 @@
 import { extname } from 'node:path'
 import { ingestErrors } from '../errors.js'
 import type { ParsedDocument, ParseInput, Parser } from '../model.js'
+import { CFB } from './formats.js'
 import { readSource } from './source.js'
 
-const CFB = 'application/x-cfb'
 const SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
 /** FAT markers: end of a chain, and sectors that are free or hold the FAT itself. */
 const END_OF_CHAIN = 0xfffffffe

@@ -4,6 +4,7 @@ import { parse } from 'csv-parse'
 import type { ParsedDocument, ParseInput, ParseOptions, Parser } from '../model.js'
 import { decodeFileStream, detectFileEncoding, readTextSample } from '../text-decoding.js'
 import { toIngestError } from './failures.js'
+import { CSV_TYPES } from './formats.js'
 import { kindOfText, TableBuilder } from './table-builder.js'
 
 const TSV_TYPES = new Set(['text/tab-separated-values'])
@@ -114,7 +115,7 @@ async function parseCsv(input: ParseInput): Promise<ParsedDocument> {
  * (blank lines count, line breaks inside quoted fields do not). Cells stay strings.
  */
 export const csvParser: Parser = {
-  mimeTypes: ['text/csv', 'text/tab-separated-values', 'application/csv'],
+  mimeTypes: CSV_TYPES,
   async parse(input) {
     try {
       return await parseCsv(input)

@@ -7,8 +7,8 @@ import { guardZip } from '../zip-guard.js'
 import { docxHtmlBlocks } from './docx-html.js'
 import { openDocxPackage } from './docx-package.js'
 import { toIngestError } from './failures.js'
+import { DOCX } from './formats.js'
 
-const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
 /**
  * A DOCX has no fixed page size in pixels, so an image's share of "the page" is estimated against
  * a Letter/A4 page at 96 dpi (816 × 1056 px): with the default ratio 0.1 an image needs ~86,000

@@ -7,10 +7,9 @@ import { IngestError } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
 import { decodeText, sniffTextEncoding } from '../text-decoding.js'
 import { toIngestError } from './failures.js'
+import { EMAIL_TYPES } from './formats.js'
 import { htmlToBlocks } from './html.js'
 import { ParagraphSplitter } from './text.js'
-
-export const EMAIL_TYPES = ['message/rfc822'] as const
 
 /** A message inside a message inside a message… is read this many levels deep, then only noted. */
 export const MAX_EMAIL_DEPTH = 3
@@ -176,7 +175,7 @@ async function parseMessage(raw: Buffer, input: ParseInput, depth: number): Prom
  * when unsupported, too large, past the count limit, or nested more than 3 messages deep.
  */
 export const emailParser: Parser = {
-  mimeTypes: [...EMAIL_TYPES],
+  mimeTypes: EMAIL_TYPES,
   async parse(input) {
     try {
       const raw = await readFile(input.path)

@@ -3,6 +3,7 @@ import { load } from 'cheerio'
 import type { Block, ParsedDocument, Parser, TableBlock } from '../model.js'
 import { decodeText } from '../text-decoding.js'
 import { toIngestError } from './failures.js'
+import { HTML_TYPES } from './formats.js'
 import { detectHeader, kindOfText } from './table-builder.js'
 import { paragraphBlocks } from './text.js'
 
@@ -247,7 +248,7 @@ export function declaredHtmlCharset(bytes: Uint8Array): string | null {
  * from `<th>`/`<thead>`, else detected; rows numbered within the table, header = row 1).
  */
 export const htmlParser: Parser = {
-  mimeTypes: ['text/html', 'application/xhtml+xml'],
+  mimeTypes: HTML_TYPES,
   async parse(input): Promise<ParsedDocument> {
     try {
       const bytes = await readFile(input.path)

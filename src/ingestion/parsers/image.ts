@@ -3,10 +3,10 @@ import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
 import { type OcrEngine, type OcrInput, sharedOcr } from '../ocr.js'
 import { decodeBmp } from './bmp.js'
+import { IMAGE_TYPES } from './formats.js'
 import { readSource } from './source.js'
 import { paragraphBlocks } from './text-blocks.js'
 
-const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/tiff', 'image/bmp', 'image/webp', 'image/gif'] as const
 /** Formats whose extra pages are document pages; GIF and WebP frames are animation. */
 const PAGED_FORMATS = new Set(['tiff'])
 const MAX_INPUT_PIXELS = 100_000_000
@@ -17,7 +17,7 @@ const MAX_INPUT_PIXELS = 100_000_000
  * without recognisable text gives a document with no blocks, not an error.
  */
 export function createImageParser(ocr: OcrEngine = sharedOcr): Parser {
-  return { mimeTypes: IMAGE_MIME_TYPES, parse: (input) => parseImage(input, ocr) }
+  return { mimeTypes: IMAGE_TYPES, parse: (input) => parseImage(input, ocr) }
 }
 
 export const imageParser: Parser = createImageParser()

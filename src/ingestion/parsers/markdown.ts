@@ -2,6 +2,7 @@ import { marked, type Token, type Tokens } from 'marked'
 import type { Block, ParsedDocument, Parser } from '../model.js'
 import { readTextFile } from '../text-decoding.js'
 import { toIngestError } from './failures.js'
+import { MARKDOWN_TYPES } from './formats.js'
 import { htmlToBlocks } from './html.js'
 import { paragraphBlocks } from './text.js'
 
@@ -108,7 +109,7 @@ export function markdownToBlocks(markdown: string): Block[] {
 
 /** Markdown files; the title is the first level-1 heading (else the first heading). */
 export const markdownParser: Parser = {
-  mimeTypes: ['text/markdown', 'text/x-markdown'],
+  mimeTypes: MARKDOWN_TYPES,
   async parse(input): Promise<ParsedDocument> {
     try {
       const blocks = markdownToBlocks(await readTextFile(input.path))

@@ -2,6 +2,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'unpdf/pdfjs'
 import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
 import { type OcrEngine, sharedOcr } from '../ocr.js'
+import { PDF } from './formats.js'
 import { annotationParagraphs } from './pdf-annotations.js'
 import { type PageImage, pageImages } from './pdf-images.js'
 import { fontProfile, type PdfLine, pageBlocks, pageLines, visibleChars } from './pdf-layout.js'
@@ -45,7 +46,7 @@ interface PageContent {
  * (no canvas renderer in the process).
  */
 export function createPdfParser(ocr: OcrEngine = sharedOcr): Parser {
-  return { mimeTypes: ['application/pdf'], parse: (input) => parsePdf(input, ocr) }
+  return { mimeTypes: [PDF], parse: (input) => parsePdf(input, ocr) }
 }
 
 export const pdfParser: Parser = createPdfParser()

@@ -1,5 +1,6 @@
 import type { ParsedDocument, ParseInput, Parser } from '../model.js'
 import { type OcrEngine, sharedOcr } from '../ocr.js'
+import { RTF_TYPES } from './formats.js'
 import { parseOfficeFile } from './office.js'
 
 /**
@@ -7,7 +8,7 @@ import { parseOfficeFile } from './office.js'
  * `pageCount` is 1; blocks carry no page.
  */
 export function createRtfParser(ocr: OcrEngine = sharedOcr): Parser {
-  return { mimeTypes: ['application/rtf', 'text/rtf'], parse: (input) => parseRtf(input, ocr) }
+  return { mimeTypes: RTF_TYPES, parse: (input) => parseRtf(input, ocr) }
 }
 
 export const rtfParser: Parser = createRtfParser()

@@ -5,19 +5,9 @@ import { IngestError } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser, TableBlock } from '../model.js'
 import { guardZip } from '../zip-guard.js'
 import { toIngestError } from './failures.js'
+import { ODS_TYPES, XLSX_TYPES } from './formats.js'
 import { TableBuilder, type TypedCell } from './table-builder.js'
 import { XmlScanner } from './xml-scan.js'
-
-export const XLSX_TYPES = [
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.template',
-  'application/vnd.ms-excel.sheet.macroenabled.12',
-  'application/vnd.ms-excel.template.macroenabled.12',
-] as const
-export const ODS_TYPES = [
-  'application/vnd.oasis.opendocument.spreadsheet',
-  'application/vnd.oasis.opendocument.spreadsheet-template',
-] as const
 
 const EMPTY: TypedCell = { text: '', kind: 'empty' }
 /** A run of identical non-empty ODS rows or cells is written out at most this many times. */

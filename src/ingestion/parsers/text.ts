@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises'
 import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParagraphBlock, ParsedDocument, ParseInput, Parser } from '../model.js'
 import { decodeFileStream, detectFileEncoding } from '../text-decoding.js'
+import { TEXT_TYPES } from './formats.js'
 import { type XmlEvent, XmlScanner } from './xml-scan.js'
 
 /** Paragraphs longer than this are split at line (or word) boundaries so no block is unbounded. */
@@ -174,15 +175,7 @@ async function parseText(input: ParseInput): Promise<ParsedDocument> {
 
 /** Plain text in any common encoding, plus JSON, YAML and XML read as text (paragraphs on blank lines). */
 export const textParser: Parser = {
-  mimeTypes: [
-    'text/plain',
-    'application/json',
-    'application/xml',
-    'text/xml',
-    'application/yaml',
-    'application/x-yaml',
-    'text/yaml',
-  ],
+  mimeTypes: TEXT_TYPES,
   async parse(input) {
     try {
       return await parseText(input)
