@@ -12,8 +12,9 @@ const MAX_DOCUMENTS_PER_THREAD = 50
 /**
  * A thread whose heap is still larger than this after a document is replaced rather than reused:
  * V8 keeps the heap a large document grew to, and two threads holding that at once (plus the next
- * documents' own needs) took the process over 1 GiB. A fresh thread with the parsers loaded holds
- * about 100 MiB; a 400-page filing leaves about 200–250 MiB.
+ * documents' own needs) took the process over 1 GiB. A fresh thread with every parser loaded holds
+ * about 100 MiB (parsers load at their first document, so one that read only PDFs holds less); a
+ * 400-page filing leaves about 200–250 MiB.
  */
 const MAX_RETAINED_HEAP_BYTES = 320 * 1024 * 1024
 /** An idle thread is ended after this long, so its memory is given back. */
@@ -54,7 +55,7 @@ function crashError(error: Error, memoryMb: number): IngestError {
 
 type ThreadEvent = ThreadMessage | { readonly type: 'crash'; readonly error: IngestError }
 
-/** One worker thread with the parsers loaded, its heap capped at `memoryMb`. */
+/** One worker thread with the processing pipeline loaded, its heap capped at `memoryMb`. */
 class ProcessingThread {
   readonly worker: Worker
   /** Read at the start: `worker.threadId` is -1 once the thread has stopped. */
