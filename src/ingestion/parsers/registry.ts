@@ -27,7 +27,7 @@ interface ParserFamily {
 /**
  * Every parser, one per format family; lookup is by the MIME type sniffed at upload. A parser's
  * module (and its libraries: ExcelJS, mailparser, cheerio, mammoth…) is loaded when a document
- * needs it: a processing thread starts in about half the time, and one that reads only PDFs
+ * needs it: a processing thread starts in about a third of the time, and one that reads only PDFs
  * never holds the others.
  */
 const PARSERS: readonly ParserFamily[] = [
