@@ -88,12 +88,13 @@ describe.skipIf(process.platform === 'win32')('command shell', () => {
 
   it('gives the time from the first line of output on by what that line says', async () => {
     const output = await shell().run({
-      script: 'echo 1500; sleep 0.8; echo done',
+      // The first line may take up to 1.5 s (a loaded machine); the run then takes 2 s more.
+      script: 'echo 6000; sleep 2; echo done',
       args: [],
-      timeoutMs: 400,
+      timeoutMs: 1_500,
       retime: (line) => Number(line),
     })
-    expect(output.stdout).toBe('1500\ndone\n')
+    expect(output.stdout).toBe('6000\ndone\n')
   })
 
   it('kills a command that writes more than the output cap', async () => {
