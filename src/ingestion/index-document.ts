@@ -6,12 +6,7 @@ import type { ChunkWithPostings, Posting } from '../storage/ports/chunks.js'
 import type { Repositories } from '../storage/store.js'
 import type { ChunkDraft, ProcessedDocument } from './pipeline-types.js'
 
-/** The postings of one chunk (term → frequency, in order of first occurrence) and its length in terms. */
-export function postingsOf(text: string, language: string): { postings: Posting[]; termCount: number } {
-  const { frequencies, termCount } = termFrequencies(text, language)
-  return { postings: [...frequencies].map(([term, tf]) => ({ term, tf })), termCount }
-}
-
+/** The term frequencies of one chunk (in order of first occurrence) and its length in terms. */
 function termFrequencies(text: string, language: string): { frequencies: Map<string, number>; termCount: number } {
   const frequencies = new Map<string, number>()
   let termCount = 0
@@ -30,16 +25,11 @@ function termFrequencies(text: string, language: string): { frequencies: Map<str
  */
 const RECORD = '\u001e'
 
-export function encodePostings(postings: readonly Posting[]): string {
-  return postings.map(({ term, tf }) => `${tf}:${term}`).join(RECORD)
-}
-
-/** encodePostings(postingsOf(text, language).postings), without the posting objects. */
-function encodedPostingsOf(text: string, language: string): { postings: string; termCount: number } {
-  const { frequencies, termCount } = termFrequencies(text, language)
+/** Term frequencies (term → tf, in their order) as one string. */
+export function encodePostings(frequencies: ReadonlyMap<string, number>): string {
   const records: string[] = []
   for (const [term, tf] of frequencies) records.push(`${tf}:${term}`)
-  return { postings: records.join(RECORD), termCount }
+  return records.join(RECORD)
 }
 
 export function decodePostings(encoded: string): Posting[] {
@@ -53,7 +43,8 @@ export function decodePostings(encoded: string): Posting[] {
 /** The chunk with its postings: computed here only when the processing thread did not. */
 export function withPostings(draft: ChunkDraft, language: string): ChunkDraft {
   if (draft.postings !== undefined && draft.termCount !== undefined) return draft
-  return { ...draft, ...encodedPostingsOf(draft.text, language) }
+  const { frequencies, termCount } = termFrequencies(draft.text, language)
+  return { ...draft, postings: encodePostings(frequencies), termCount }
 }
 
 /** A chunk draft as the store writes it: a new id, and its postings decoded only when written. */

@@ -10,7 +10,7 @@ import type { Dialect } from '../dialect.js'
  * - SQLite: one clustered B-tree in read order (company, term, impact desc, document, chunk) and one
  *   covering index by (document, chunk, term) for the reads and deletes of a document's or a
  *   chunk's postings.
- *   The writer gives one posting per (chunk, term) (`postingsOf` sums the frequencies); that index
+ *   The writer gives one posting per (chunk, term) (`withPostings` sums the frequencies); that index
  *   does not check it, so SQLite writes one B-tree less.
  * - PostgreSQL: the (document, chunk, term) primary key and the covering read-order index.
  * Keys are never reused (AUTOINCREMENT on SQLite, an identity sequence on PostgreSQL), so a key
