@@ -31,7 +31,8 @@ export interface CommandLine {
 }
 
 export interface CommandOutput {
-  readonly stdout: string
+  /** The bytes the command wrote, for the caller to decode. */
+  readonly stdout: Buffer
   readonly stderr: string
   /** The exit status as the shell gives it (128 + n after signal n). */
   readonly code: number
@@ -227,7 +228,7 @@ export class CommandShell {
     clearTimeout(pending.timer)
     const stderrChars = pending.stderrChars - (shell.marker.length + 2)
     pending.resolve({
-      stdout: Buffer.concat(pending.stdout).subarray(0, pending.stdoutBytes).toString('utf8'),
+      stdout: Buffer.concat(pending.stdout).subarray(0, pending.stdoutBytes),
       stderr: pending.stderrHead.slice(0, Math.min(stderrChars, this.limits.maxStderrChars)),
       code: pending.code,
     })

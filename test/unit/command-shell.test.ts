@@ -46,7 +46,7 @@ describe.skipIf(process.platform === 'win32')('command shell', () => {
       args: tricky,
       timeoutMs: 5_000,
     })
-    expect(output).toEqual({
+    expect({ ...output, stdout: output.stdout.toString() }).toEqual({
       stdout: `${tricky.join('|')}|no line break at the end`,
       stderr: 'warned\n',
       code: 3,
@@ -58,20 +58,20 @@ describe.skipIf(process.platform === 'win32')('command shell', () => {
     const runs = await Promise.all(
       [1, 2, 3].map((n) => tool.run({ script: `cat; sleep 0.1; echo "$$ $1"`, args: [String(n)], timeoutMs: 5_000 })),
     )
-    const lines = runs.map((run) => run.stdout.trim().split(' '))
+    const lines = runs.map((run) => run.stdout.toString().trim().split(' '))
     expect(lines.map(([, n]) => n)).toEqual(['1', '2', '3'])
     expect(new Set(lines.map(([pid]) => pid)).size).toBe(1)
   })
 
   it('gives every command the address-space limit', async () => {
     const output = await shell().run({ script: 'ulimit -v', args: [], timeoutMs: 5_000 })
-    expect(output.stdout.trim()).toBe(String(LIMITS.addressSpaceKib))
+    expect(output.stdout.toString().trim()).toBe(String(LIMITS.addressSpaceKib))
   })
 
   it('kills a command that runs past its time, with its shell, and runs the next one in a new shell', async () => {
     const tool = shell()
     const first = await tool.run({ script: 'echo $$', args: [], timeoutMs: 5_000 })
-    const shellPid = Number(first.stdout.trim())
+    const shellPid = Number(first.stdout.toString().trim())
     const pidFile = join(mkdtempSync(join(tmpdir(), 'lantern-shell-')), 'pid')
     // The command's own pid, which `exec` keeps for sleep.
     const slow = tool.run({
@@ -83,7 +83,7 @@ describe.skipIf(process.platform === 'win32')('command shell', () => {
     expect(await gone(shellPid)).toBe(true)
     expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true)
     const next = await tool.run({ script: 'echo $$', args: [], timeoutMs: 5_000 })
-    expect(Number(next.stdout.trim())).not.toBe(shellPid)
+    expect(Number(next.stdout.toString().trim())).not.toBe(shellPid)
   })
 
   it('gives the time from the first line of output on by what that line says', async () => {
@@ -94,7 +94,7 @@ describe.skipIf(process.platform === 'win32')('command shell', () => {
       timeoutMs: 1_500,
       retime: (line) => Number(line),
     })
-    expect(output.stdout).toBe('6000\ndone\n')
+    expect(output.stdout.toString()).toBe('6000\ndone\n')
   })
 
   it('kills a command that writes more than the output cap', async () => {
@@ -102,7 +102,7 @@ describe.skipIf(process.platform === 'win32')('command shell', () => {
     await expect(tool.run({ script: 'head -c 10000000 /dev/zero', args: [], timeoutMs: 5_000 })).rejects.toThrow(
       'tool wrote more than one run may hold',
     )
-    expect((await tool.run({ script: 'echo fine', args: [], timeoutMs: 5_000 })).stdout).toBe('fine\n')
+    expect((await tool.run({ script: 'echo fine', args: [], timeoutMs: 5_000 })).stdout.toString()).toBe('fine\n')
   })
 
   it('keeps only the start of a long stderr', async () => {
@@ -111,7 +111,7 @@ describe.skipIf(process.platform === 'win32')('command shell', () => {
       args: [],
       timeoutMs: 10_000,
     })
-    expect(output.stdout).toBe('ok\n')
+    expect(output.stdout.toString()).toBe('ok\n')
     expect(output.stderr).toHaveLength(LIMITS.maxStderrChars)
     expect(output.stderr.startsWith('warning 0\nwarning 1\n')).toBe(true)
   })
@@ -119,21 +119,21 @@ describe.skipIf(process.platform === 'win32')('command shell', () => {
   it('refuses a line break in the script or an argument, and runs the next command', async () => {
     const tool = shell()
     await expect(tool.run({ script: 'echo "$1"', args: ['a\nb'], timeoutMs: 5_000 })).rejects.toThrow(CommandFailure)
-    expect((await tool.run({ script: 'echo "$1"', args: ['a b'], timeoutMs: 5_000 })).stdout).toBe('a b\n')
+    expect((await tool.run({ script: 'echo "$1"', args: ['a b'], timeoutMs: 5_000 })).stdout.toString()).toBe('a b\n')
   })
 
   it('fails a command whose shell is killed from outside, and starts a new shell for the next', async () => {
     const tool = shell()
-    const pid = Number((await tool.run({ script: 'echo $$', args: [], timeoutMs: 5_000 })).stdout.trim())
+    const pid = Number((await tool.run({ script: 'echo $$', args: [], timeoutMs: 5_000 })).stdout.toString().trim())
     const killed = tool.run({ script: 'kill -9 $$', args: [], timeoutMs: 5_000 })
     await expect(killed).rejects.toThrow(/the tool shell ended/u)
     expect(await gone(pid)).toBe(true)
-    expect((await tool.run({ script: 'echo again', args: [], timeoutMs: 5_000 })).stdout).toBe('again\n')
+    expect((await tool.run({ script: 'echo again', args: [], timeoutMs: 5_000 })).stdout.toString()).toBe('again\n')
   })
 
   it('leaves no process behind once closed, not even a zombie', async () => {
     const tool = new CommandShell(LIMITS)
-    const pid = Number((await tool.run({ script: 'echo $$', args: [], timeoutMs: 5_000 })).stdout.trim())
+    const pid = Number((await tool.run({ script: 'echo $$', args: [], timeoutMs: 5_000 })).stdout.toString().trim())
     expect(state(pid)).not.toBeNull()
     await tool.close()
     expect(state(pid)).toBeNull()

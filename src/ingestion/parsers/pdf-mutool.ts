@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { CommandFailure, type CommandOutput, CommandShell } from '../../lib/command-shell.js'
 import { ingestErrors } from '../errors.js'
 import type { PdfTextItem } from './pdf-layout.js'
+import { readStextJson, StextJsonError } from './stext-json.js'
 
 /**
  * PDF text through MuPDF's `mutool` (Debian `mupdf-tools`), run as a separate process: about three
@@ -57,24 +58,6 @@ export type MutoolPage = readonly PdfTextItem[]
 /** mutool could not read the document (or not in reasonable time): the caller reads it with pdf.js instead. */
 export class MutoolFailure extends Error {}
 
-interface StextLine {
-  readonly wmode?: number
-  readonly bbox: { readonly x: number; readonly y: number; readonly w: number; readonly h: number }
-  readonly font?: { readonly size?: number }
-  readonly x: number
-  readonly y: number
-  readonly text: string
-}
-
-interface StextBlock {
-  readonly type: string
-  readonly lines?: readonly StextLine[]
-}
-
-interface StextPage {
-  readonly blocks?: readonly StextBlock[]
-}
-
 const found = new Map<string, boolean>()
 
 /**
@@ -115,10 +98,10 @@ export async function mutoolOpen(
       return Math.min(timeoutMs, mutoolTimeoutMs(Math.min(firstPages, Number(pages ?? 1))))
     },
   )
-  const lineEnd = stdout.indexOf('\n')
+  const lineEnd = stdout.indexOf(0x0a)
   let info: { needsPassword?: unknown; pages?: unknown; title?: unknown }
   try {
-    info = JSON.parse(lineEnd < 0 ? stdout : stdout.slice(0, lineEnd)) as typeof info
+    info = JSON.parse(stdout.toString('utf8', 0, lineEnd < 0 ? stdout.length : lineEnd)) as typeof info
   } catch {
     throw new MutoolFailure(`mutool could not open the document: ${firstLine(stderr)}`)
   }
@@ -130,7 +113,7 @@ export async function mutoolOpen(
   if (info.pages > maxPages) throw new MutoolFailure(`mutool counts ${info.pages} pages`)
   if (code !== 0) throw runFailure(stderr, code)
   const title = typeof info.title === 'string' ? info.title.replace(/\s+/gu, ' ').trim() : ''
-  const pages = stextPages(stdout.slice(lineEnd + 1), stderr, Math.min(firstPages, info.pages))
+  const pages = stextPages(stdout.subarray(lineEnd + 1), stderr, Math.min(firstPages, info.pages))
   return { document: { pageCount: info.pages, title: title || null }, pages }
 }
 
@@ -154,42 +137,33 @@ export async function mutoolPages(
   return stextPages(stdout, stderr, last - first + 1)
 }
 
-/** MuPDF's structured text of `expected` pages, as text items per page. */
-function stextPages(json: string, stderr: string, expected: number): MutoolPage[] {
-  let parsed: { pages?: readonly StextPage[] }
-  try {
-    parsed = JSON.parse(json) as typeof parsed
-  } catch {
-    throw new MutoolFailure(`mutool gave no readable text: ${firstLine(stderr)}`)
-  }
-  const pages = parsed.pages ?? []
-  if (pages.length !== expected) throw new MutoolFailure(`mutool drew ${pages.length} of the pages asked for`)
-  return pages.map(pageItems)
-}
-
 /**
- * MuPDF's lines are runs of text cut at wide gaps (a table's cells are separate lines on one
- * baseline), which is what pdf.js's text items are to the layout: the same conversion applies,
- * with y turned upwards. MuPDF writes whole points and font sizes; the layout's thresholds are
- * wider than that.
+ * MuPDF's structured text of `expected` pages, as text items per page. MuPDF's lines are runs of
+ * text cut at wide gaps (a table's cells are separate lines on one baseline), which is what
+ * pdf.js's text items are to the layout: the same conversion applies, with y turned upwards.
+ * MuPDF writes whole points and font sizes; the layout's thresholds are wider than that.
  */
-function pageItems(page: StextPage): PdfTextItem[] {
-  const items: PdfTextItem[] = []
-  for (const block of page.blocks ?? []) {
-    if (block.type !== 'text') continue
-    for (const line of block.lines ?? []) {
-      if (!line.text) continue
+function stextPages(json: Buffer, stderr: string, expected: number): MutoolPage[] {
+  const pages: PdfTextItem[][] = Array.from({ length: expected }, () => [])
+  let count: number
+  try {
+    count = readStextJson(json, (page, line) => {
+      if (!line.text) return
       const vertical = line.wmode === 1
-      const size = line.font?.size || (vertical ? line.bbox.w : line.bbox.h) || 1
-      items.push({
+      const size = line.size || (vertical ? line.w : line.h) || 1
+      pages[page]?.push({
         str: line.text,
         transform: vertical ? [0, size, -size, 0, line.x, -line.y] : [size, 0, 0, size, line.x, -line.y],
-        width: vertical ? line.bbox.h : line.bbox.w,
+        width: vertical ? line.h : line.w,
         height: size,
       })
-    }
+    })
+  } catch (error) {
+    if (error instanceof StextJsonError) throw new MutoolFailure(`mutool gave no readable text: ${firstLine(stderr)}`)
+    throw error
   }
-  return items
+  if (count !== expected) throw new MutoolFailure(`mutool drew ${count} of the pages asked for`)
+  return pages
 }
 
 /** The info script, written once per machine under a name that is its content's hash. */
