@@ -3,7 +3,7 @@ import type { Block, HeadingBlock, ImageBlock, ParagraphBlock, ParsedDocument, T
 import type { ChunkDraft } from '../pipeline-types.js'
 import { chunkTable } from './tables.js'
 import { measure, splitToBudget, tailWithin, truncateToTokens } from './text.js'
-import { countTokens } from './tokens.js'
+import { countTokens, endOf, endOfJoined, joinedTokens, startOf, startOfJoined } from './tokens.js'
 
 /** Who the chunks belong to: what their metadata names. */
 export interface ChunkingContext {
@@ -34,6 +34,14 @@ interface Unit {
   /** How it is joined to the unit before it: sentences of one paragraph by a space. */
   readonly joinBefore: ' ' | '\n'
   readonly heading: boolean
+}
+
+/** The chunk body of some units (see Chunker.bodies): its tokens, and its ends for the next join. */
+interface Body {
+  readonly tokens: number | undefined
+  /** startOf and endOf of the body's text. */
+  readonly start: string
+  readonly end: string
 }
 
 interface Heading {
@@ -282,13 +290,12 @@ class Chunker {
     let rest = units
     let last: Unit[] = []
     while (rest.length) {
+      const bodies = this.bodies(rest)
       let count = rest.length
-      let text = this.compose(rest)
-      let tokens = countTokens(text)
+      let tokens = this.chunkTokens(rest, bodies, count)
       while (tokens > this.budget && count > 1) {
         count--
-        text = this.compose(rest.slice(0, count))
-        tokens = countTokens(text)
+        tokens = this.chunkTokens(rest, bodies, count)
       }
       const group = rest.slice(0, count)
       rest = rest.slice(count)
@@ -308,7 +315,7 @@ class Chunker {
       const lastPage = Math.max(...pages.map((unit) => unit.lastPage as number))
       this.chunks.push({
         category: group.every((unit) => unit.heading) ? 'title' : 'text',
-        text,
+        text: this.compose(group),
         tokens,
         pageNumber: pages.length ? pageRange(firstPage, lastPage) : (this.sheet ?? null),
         rowIdx: null,
@@ -321,6 +328,43 @@ class Chunker {
   private compose(units: readonly Unit[]): string {
     const body = units.map((unit, index) => (index ? unit.joinBefore : '') + unit.text).join('')
     return this.prefix ? `${this.prefix}\n${body}` : body
+  }
+
+  /**
+   * The bodies of chunks of the first 1, 2, … units: their tokens, each count from the one before
+   * and the unit's own (see joinedTokens), and their ends, which is all later joins read; undefined
+   * tokens once a join could not be decided there.
+   */
+  private bodies(units: readonly Unit[]): Body[] {
+    const bodies: Body[] = []
+    let previous: Body | undefined
+    for (const unit of units) {
+      const body: Body = previous
+        ? {
+            tokens:
+              previous.tokens === undefined
+                ? undefined
+                : joinedTokens(previous.end, previous.tokens, unit.joinBefore, startOf(unit.text), unit.tokens),
+            start: startOfJoined(previous.start, unit.joinBefore, unit.text),
+            end: endOfJoined(previous.end, unit.joinBefore, unit.text),
+          }
+        : { tokens: unit.tokens, start: startOf(unit.text), end: endOf(unit.text) }
+      bodies.push(body)
+      previous = body
+    }
+    return bodies
+  }
+
+  /** Exact tokens of the chunk of the first `count` units (counted whole where a join was undecided). */
+  private chunkTokens(units: readonly Unit[], bodies: readonly Body[], count: number): number {
+    const body = bodies[count - 1] as Body
+    const joined =
+      body.tokens === undefined
+        ? undefined
+        : this.prefix
+          ? joinedTokens(this.prefix, this.prefixTokens, '\n', body.start, body.tokens)
+          : body.tokens
+    return joined ?? countTokens(this.compose(units.slice(0, count)))
   }
 
   /** A chunk for a heading that has no content of its own: its path. */

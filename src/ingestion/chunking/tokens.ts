@@ -98,3 +98,73 @@ function cachedTokensOfPiece(piece: string, ranks: Map<string, number>): number 
 export function countTokensUncached(text: string): number {
   return cl100kEncoder().encode(text, [], []).length
 }
+
+/** How far from a join a piece boundary is looked for. */
+const JOIN_WINDOW = 64
+
+/** All joinedTokens reads of the text on the left of a join: its last JOIN_WINDOW + 1 characters. */
+export function endOf(text: string): string {
+  return text.length > JOIN_WINDOW + 1 ? text.slice(-(JOIN_WINDOW + 1)) : text
+}
+
+/** All joinedTokens reads of the text on the right of a join: its first JOIN_WINDOW + 1 characters. */
+export function startOf(text: string): string {
+  return text.length > JOIN_WINDOW + 1 ? text.slice(0, JOIN_WINDOW + 1) : text
+}
+
+/** startOf(left + separator + right), given startOf(left). */
+export function startOfJoined(leftStart: string, separator: string, right: string): string {
+  return leftStart.length > JOIN_WINDOW ? leftStart : startOf(`${leftStart}${separator}${startOf(right)}`)
+}
+
+/** endOf(left + separator + right), given endOf(left). */
+export function endOfJoined(leftEnd: string, separator: string, right: string): string {
+  return right.length > JOIN_WINDOW ? endOf(right) : endOf(`${leftEnd}${separator}${right}`)
+}
+
+/**
+ * Whether a pre-tokenizer piece surely starts at `at`: a space after a printable ASCII character.
+ * No piece of cl100k's pattern holds a non-space followed by a space (letters, digits and
+ * punctuation stop before it; whitespace runs hold no non-space), so one ends there, whatever
+ * comes before or after.
+ */
+function pieceStartsAt(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== 0x20) return false
+  const before = text.charCodeAt(at - 1)
+  return before > 0x20 && before < 0x7f
+}
+
+/**
+ * countTokens(left + separator + right) from the counts of `left` and `right`: pieces away from
+ * the join are the same in the joined text, so only the words around it (from the last piece
+ * boundary of `left` to the first of `right`) are counted again. A chunk is counted from its
+ * paragraphs' counts this way instead of being counted again whole. `left` may be given as its
+ * endOf and `right` as its startOf (a text longer than JOIN_WINDOW is never taken to be whole);
+ * undefined when there is no boundary that near the join (a long run without spaces): the caller
+ * then counts the joined text itself.
+ */
+export function joinedTokens(
+  left: string,
+  leftTokens: number,
+  separator: string,
+  right: string,
+  rightTokens: number,
+): number | undefined {
+  let tailStart = left.length - 1
+  const tailLimit = Math.max(1, left.length - JOIN_WINDOW)
+  while (tailStart >= tailLimit && !pieceStartsAt(left, tailStart)) tailStart--
+  if (tailStart < tailLimit) {
+    if (left.length > JOIN_WINDOW) return undefined
+    tailStart = 0
+  }
+  let headEnd = 1
+  const headLimit = Math.min(right.length, JOIN_WINDOW)
+  while (headEnd < headLimit && !pieceStartsAt(right, headEnd)) headEnd++
+  if (headEnd >= headLimit) {
+    if (right.length > JOIN_WINDOW) return undefined
+    headEnd = right.length
+  }
+  const tail = left.slice(tailStart)
+  const head = right.slice(0, headEnd)
+  return leftTokens - countTokens(tail) + countTokens(tail + separator + head) - countTokens(head) + rightTokens
+}
