@@ -59,7 +59,7 @@ class StextReader {
     if (this.open(OPEN_BRACE, CLOSE_BRACE)) {
       do {
         this.key()
-        if (!this.keyIs('pages')) {
+        if (!this.stringIs('pages')) {
           this.skip()
           continue
         }
@@ -78,7 +78,7 @@ class StextReader {
     if (!this.open(OPEN_BRACE, CLOSE_BRACE)) return
     do {
       this.key()
-      if (!this.keyIs('blocks')) {
+      if (!this.stringIs('blocks')) {
         this.skip()
         continue
       }
@@ -90,17 +90,17 @@ class StextReader {
         if (this.open(OPEN_BRACE, CLOSE_BRACE)) {
           do {
             this.key()
-            if (this.keyIs('type')) {
+            if (this.stringIs('type')) {
               this.string()
               text = this.stringIs('text')
-            } else if (this.keyIs('lines')) {
+            } else if (this.stringIs('lines')) {
               if (this.open(OPEN_BRACKET, CLOSE_BRACKET)) {
                 do lines.push(this.line())
                 while (this.more(CLOSE_BRACKET))
               }
             } else this.skip()
           } while (this.more(CLOSE_BRACE))
-        } else this.fail('expected a block')
+        }
         if (text) for (const line of lines) visit(page, line)
       } while (this.more(CLOSE_BRACKET))
     } while (this.more(CLOSE_BRACE))
@@ -117,24 +117,24 @@ class StextReader {
     if (this.open(OPEN_BRACE, CLOSE_BRACE)) {
       do {
         this.key()
-        if (this.keyIs('text')) text = this.text()
-        else if (this.keyIs('x')) x = this.number()
-        else if (this.keyIs('y')) y = this.number()
-        else if (this.keyIs('wmode')) wmode = this.number()
-        else if (this.keyIs('bbox')) {
+        if (this.stringIs('text')) text = this.text()
+        else if (this.stringIs('x')) x = this.number()
+        else if (this.stringIs('y')) y = this.number()
+        else if (this.stringIs('wmode')) wmode = this.number()
+        else if (this.stringIs('bbox')) {
           if (this.open(OPEN_BRACE, CLOSE_BRACE)) {
             do {
               this.key()
-              if (this.keyIs('w')) w = this.number()
-              else if (this.keyIs('h')) h = this.number()
+              if (this.stringIs('w')) w = this.number()
+              else if (this.stringIs('h')) h = this.number()
               else this.skip()
             } while (this.more(CLOSE_BRACE))
           }
-        } else if (this.keyIs('font')) {
+        } else if (this.stringIs('font')) {
           if (this.open(OPEN_BRACE, CLOSE_BRACE)) {
             do {
               this.key()
-              if (this.keyIs('size')) size = this.number()
+              if (this.stringIs('size')) size = this.number()
               else this.skip()
             } while (this.more(CLOSE_BRACE))
           }
@@ -205,15 +205,11 @@ class StextReader {
     this.#at++
   }
 
-  /** Whether the last string read is exactly `ascii` (compared as bytes, nothing decoded). */
+  /** Whether the last string read (a key or a value) is exactly `ascii` (compared as bytes, nothing decoded). */
   private stringIs(ascii: string): boolean {
     if (this.#escaped || this.#end - this.#start !== ascii.length) return false
     for (let i = 0; i < ascii.length; i++) if (this.bytes[this.#start + i] !== ascii.charCodeAt(i)) return false
     return true
-  }
-
-  private keyIs(ascii: string): boolean {
-    return this.stringIs(ascii)
   }
 
   private text(): string {
