@@ -21,6 +21,11 @@ const MAX_RETAINED_HEAP_BYTES = 320 * 1024 * 1024
 const IDLE_MS = 30_000
 /** An idle thread asked to end its child processes is ended anyway after this long. */
 const CHILDREN_END_MS = 5_000
+/**
+ * The same for a busy thread (over its time, aborted): one waiting for its mutool run answers at
+ * once, one stuck in its own code never does, and the document's failure waits for this.
+ */
+const BUSY_CHILDREN_END_MS = 1_000
 /** Loading the parsers takes a second or two; a thread not ready after this is broken. */
 const STARTUP_TIMEOUT_MS = 60_000
 
@@ -101,12 +106,13 @@ class ProcessingThread {
   }
 
   /**
-   * Ends the thread. An idle one first ends the processes it keeps (its mutool shell) and waits for
-   * them, else they would outlive it as zombies; a busy one (over its time, aborted) is stopped
-   * at once.
+   * Ends the thread. It first ends the processes it keeps (its mutool shell, and the run a busy
+   * thread waits for) and waits for them: a process whose owner (the thread's event loop) is gone
+   * keeps running and then stays a zombie until the service ends. A busy thread (over its time,
+   * aborted) gets a shorter grace; one that cannot answer is stopped all the same.
    */
   async terminate(idle = false): Promise<void> {
-    if (idle && !this.dead) await this.endChildren()
+    if (!this.dead) await this.endChildren(idle ? CHILDREN_END_MS : BUSY_CHILDREN_END_MS)
     this.dead = true
     this.listener = undefined
     clearTimeout(this.idleTimer)
@@ -114,13 +120,13 @@ class ProcessingThread {
     OcrPermit.releaseHeldBy(this.ocrPermit, this.threadId)
   }
 
-  private endChildren(): Promise<void> {
+  private endChildren(graceMs: number): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer)
         resolve()
       }
-      const timer = setTimeout(done, CHILDREN_END_MS)
+      const timer = setTimeout(done, graceMs)
       this.listener = (event) => {
         if (event.type === 'children-ended' || event.type === 'crash') done()
       }

@@ -376,4 +376,52 @@ describe.skipIf(!mutoolRuns() || !existsSync('/proc'))('processing threads: chil
     const left = [...shellPids()].filter((pid) => !before.has(pid))
     expect(left).toEqual([])
   }, 60_000)
+
+  it('ends the shell and the command of a thread stopped mid-document, leaving no zombie', async () => {
+    const before = shellPids()
+    // A mutool that hangs: the document's time budget runs out while the thread waits for it.
+    const mutool = join(dir, 'hanging-mutool')
+    writeFileSync(mutool, `#!/bin/sh\nexec sleep ${HANGING_SECONDS}\n`, { mode: 0o755 })
+    const filePath = join(dir, 'hanging.pdf')
+    writeFileSync(filePath, tinyPdf('A page mutool never reads'))
+    const threads = new ProcessingThreads()
+    try {
+      const run = threads.run(
+        {
+          ...note(1),
+          filename: 'hanging.pdf',
+          mimeType: 'application/pdf',
+          filePath,
+          mutool,
+          limits: { ...LIMITS, timeBudgetMs: 1500 },
+        },
+        () => {},
+        async () => {},
+      )
+      await expect(run).rejects.toThrow(/processing took longer than 1.5 s/)
+      expect(hangingCommands()).toEqual([])
+      expect([...shellPids()].filter((pid) => !before.has(pid))).toEqual([])
+    } finally {
+      await threads.close()
+    }
+  }, 60_000)
 })
+
+/** A duration no other process of the machine sleeps for, to find the hanging mutool's `sleep`. */
+const HANGING_SECONDS = '29.517'
+
+/** Pids of live processes running the hanging mutool's `sleep`. */
+function hangingCommands(): number[] {
+  const pids: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/u.test(entry)) continue
+    try {
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0]
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
+      if (state !== 'Z' && command[0] === 'sleep' && command[1] === HANGING_SECONDS) pids.push(Number(entry))
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return pids
+}
