@@ -390,6 +390,36 @@ describe('PDF text from mutool, with pdf.js as the fallback', () => {
   })
 
   it.skipIf(!mutoolInstalled)(
+    'calls a PDF damaged when MuPDF had to repair it and nothing in it could be read, not PROCESSED and empty',
+    async () => {
+      // One page, no xref table nor startxref: MuPDF reports the error and rebuilds the xref.
+      const objects = (page: string, extra = '') =>
+        '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+        `3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]${page}>>endobj\n${extra}trailer<</Root 1 0 R>>\n%%EOF\n`
+      const broken = await file('broken-blank.pdf', objects(''))
+      const error = await ingestFailure(pdfParser.parse(inputFor(broken, PDF, { mutool: 'mutool' })))
+      expect(error.permanent).toBe(true)
+      expect(error.message).toBe(
+        'the PDF file is damaged or truncated: nothing in it could be read (MuPDF: cannot find startxref)',
+      )
+      // The same damage with text in it: repaired and read.
+      const text = 'BT /F1 24 Tf 72 700 Td (Repaired but readable text) Tj ET'
+      const readable = await file(
+        'broken-text.pdf',
+        objects(
+          '/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>',
+          `4 0 obj<</Length ${text.length}>>stream\n${text}\nendstream endobj\n5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj\n`,
+        ),
+      )
+      const doc = await pdfParser.parse(inputFor(readable, PDF, { mutool: 'mutool' }))
+      expect(doc.blocks).toEqual([{ kind: 'paragraph', text: 'Repaired but readable text', page: 1 }])
+      // A sound blank page is blank, not damaged.
+      const blank = await file('blank.pdf', await pdfOf((pdf) => pdf.addPage()))
+      expect((await pdfParser.parse(inputFor(blank, PDF, { mutool: 'mutool' }))).blocks).toEqual([])
+    },
+  )
+
+  it.skipIf(!mutoolInstalled)(
     'reads every page of a document longer than one mutool run, in order, with progress',
     async () => {
       const total = PAGES_PER_RUN + 25

@@ -50,13 +50,23 @@ if (!(pages >= 1 && pages <= Number(scriptArgs[1]))) quit(3);
 export interface MutoolDocument {
   readonly pageCount: number
   readonly title: string | null
+  /** MuPDF's first error reading the document (it repaired what it could), or null. */
+  readonly damage: string | null
 }
 
 /** Text items of one page, in MuPDF's reading order, with pdf.js's geometry conventions. */
 export type MutoolPage = readonly PdfTextItem[]
 
 /** mutool could not read the document (or not in reasonable time): the caller reads it with pdf.js instead. */
-export class MutoolFailure extends Error {}
+export class MutoolFailure extends Error {
+  constructor(
+    message: string,
+    /** What MuPDF found wrong with the document itself, when that is why (see MutoolDocument.damage). */
+    readonly damage: string | null = null,
+  ) {
+    super(message)
+  }
+}
 
 const found = new Map<string, boolean>()
 
@@ -103,18 +113,20 @@ export async function mutoolOpen(
   try {
     info = JSON.parse(stdout.toString('utf8', 0, lineEnd < 0 ? stdout.length : lineEnd)) as typeof info
   } catch {
-    throw new MutoolFailure(`mutool could not open the document: ${firstLine(stderr)}`)
+    throw new MutoolFailure(`mutool could not open the document: ${firstLine(stderr)}`, firstError(stderr))
   }
   if (info.needsPassword === true) throw ingestErrors.passwordProtected()
   // pdf.js rejects a document without pages with its own reason.
-  if (typeof info.pages !== 'number' || info.pages < 1) throw new MutoolFailure('mutool found no pages')
+  if (typeof info.pages !== 'number' || info.pages < 1) {
+    throw new MutoolFailure('mutool found no pages', firstError(stderr) ?? 'MuPDF finds no pages')
+  }
   // MuPDF believes a damaged page tree's /Count (a fuzzed file claims 1,410,065,407 pages) where
   // pdf.js counts the pages it finds: past the cap, pdf.js decides.
-  if (info.pages > maxPages) throw new MutoolFailure(`mutool counts ${info.pages} pages`)
+  if (info.pages > maxPages) throw new MutoolFailure(`mutool counts ${info.pages} pages`, firstError(stderr))
   if (code !== 0) throw runFailure(stderr, code)
   const title = typeof info.title === 'string' ? info.title.replace(/\s+/gu, ' ').trim() : ''
   const pages = stextPages(stdout.subarray(lineEnd + 1), stderr, Math.min(firstPages, info.pages))
-  return { document: { pageCount: info.pages, title: title || null }, pages }
+  return { document: { pageCount: info.pages, title: title || null, damage: firstError(stderr) }, pages }
 }
 
 /**
@@ -218,6 +230,12 @@ async function run(
 
 function runFailure(stderr: string, code: number): MutoolFailure {
   return new MutoolFailure(`mutool failed: ${firstLine(stderr) || `exit code ${code}`}`)
+}
+
+/** MuPDF's first error (its warnings, such as a missing ICC module, are no fault of the document). */
+function firstError(stderr: string): string | null {
+  const line = /^error: (.+)$/mu.exec(stderr)?.[1]?.trim()
+  return line ? `MuPDF: ${line}` : null
 }
 
 function firstLine(text: string): string {

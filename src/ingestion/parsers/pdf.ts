@@ -52,6 +52,7 @@ export function createPdfParser(ocr: OcrEngine = sharedOcr): Parser {
 export const pdfParser: Parser = createPdfParser()
 
 async function parsePdf(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocument> {
+  let damage: string | null = null
   if (input.mutool) {
     try {
       return await parseWithMutool(input, input.mutool, ocr)
@@ -59,12 +60,14 @@ async function parsePdf(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocume
       // A document MuPDF cannot open or draw is read by pdf.js, which has its own repairs and
       // gives the reasons users already know.
       if (!(error instanceof MutoolFailure)) throw error
+      damage = error.damage
     }
   }
-  return parseWithPdfjs(input, ocr)
+  return parseWithPdfjs(input, ocr, damage)
 }
 
-async function parseWithPdfjs(input: ParseInput, ocr: OcrEngine): Promise<ParsedDocument> {
+/** `damage`: what MuPDF found wrong with the file, if it looked (see parsedPdf). */
+async function parseWithPdfjs(input: ParseInput, ocr: OcrEngine, damage: string | null): Promise<ParsedDocument> {
   const pdf = await openPdf(new Uint8Array(await readSource(input.path)))
   try {
     const total = pdf.numPages
@@ -80,7 +83,7 @@ async function parseWithPdfjs(input: ParseInput, ocr: OcrEngine): Promise<Parsed
       input.progress(n, total)
     }
     if (total > 0 && readable === 0) throw ingestErrors.corrupt('PDF', 'no page could be read')
-    return parsedPdf(pages, title)
+    return parsedPdf(pages, title, damage)
   } catch (error) {
     if (error instanceof IngestError) throw error
     throw ingestErrors.corrupt('PDF', pdfMessage(error), error)
@@ -129,7 +132,7 @@ async function parseWithMutool(input: ParseInput, command: string, ocr: OcrEngin
         input.progress(n, total)
       }
     }
-    return parsedPdf(pages, title ?? undefined)
+    return parsedPdf(pages, title ?? undefined, opened.document.damage)
   } catch (error) {
     if (error instanceof IngestError || error instanceof MutoolFailure) throw error
     throw ingestErrors.corrupt('PDF', pdfMessage(error), error)
@@ -149,10 +152,15 @@ function checkPageCap(total: number, input: ParseInput): void {
   }
 }
 
-/** Headings are ranked against the whole document's font sizes, so blocks come after all pages. */
-function parsedPdf(pages: readonly PageContent[], title: string | undefined): ParsedDocument {
+/**
+ * Headings are ranked against the whole document's font sizes, so blocks come after all pages. A
+ * document that gives nothing at all is blank, unless MuPDF found it damaged (`damage`): then
+ * nothing was read because it is broken, and saying PROCESSED with no chunk would hide that.
+ */
+function parsedPdf(pages: readonly PageContent[], title: string | undefined, damage: string | null): ParsedDocument {
   const fonts = fontProfile(pages.flatMap((page) => page.lines))
   const blocks = pages.flatMap((page, i) => [...pageBlocks(page.lines, i + 1, fonts), ...page.extra])
+  if (blocks.length === 0 && damage) throw ingestErrors.corrupt('PDF', `nothing in it could be read (${damage})`)
   return { blocks, pageCount: pages.length, documentType: 'text', ...(title ? { title } : {}) }
 }
 
