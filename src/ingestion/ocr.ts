@@ -55,6 +55,17 @@ const SIDEWAYS_MAX_CHARS = 100
 const MIN_SIDE = 1000
 const MAX_SIDE = 3300
 const IDLE_MS = 60_000
+/**
+ * How long an engine outlives the document that used it, for the thread's next one: starting an
+ * engine costs about a second of CPU (its WebAssembly compiled again), more than a short page's OCR.
+ */
+const BETWEEN_DOCUMENTS_MS = 2_000
+/**
+ * Documents an engine reads for its thread before it is handed over to another thread waiting for
+ * the OCR permit: a batch of scans split over two threads starts an engine every few documents
+ * rather than at each, and the other thread waits at most that many documents.
+ */
+const HANDOVER_AFTER_DOCUMENTS = 4
 const RECOGNITION_TIMEOUT_MS = 120_000
 /** Decompression-bomb guard for images (the sharp default is 268 M). */
 const MAX_INPUT_PIXELS = 100_000_000
@@ -117,6 +128,10 @@ interface LoadedWorker {
   readonly linkFolder: string | null
   queue: Promise<unknown>
   idleTimer: NodeJS.Timeout | null
+  /** Whether it read an image since the last document ended (see endDocument). */
+  usedInDocument: boolean
+  /** Documents it read images for. */
+  documents: number
 }
 
 /**
@@ -159,6 +174,7 @@ export class TesseractOcr implements OcrEngine {
     const loaded = await this.#worker(langs)
     const job = loaded.queue.then(() => loaded.worker.recognize(png, {}, { text: true, blocks: true }))
     loaded.queue = job.catch(() => undefined)
+    loaded.usedInDocument = true
     this.#touch(key, loaded)
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
@@ -173,6 +189,30 @@ export class TesseractOcr implements OcrEngine {
     const confidence = data.confidence ?? 0
     const text = confidentText(data.blocks ?? [])
     return { text, confidence, score: text.replace(/\s/gu, '').length * confidence }
+  }
+
+  /**
+   * The end of a document. An engine that read images for it is kept a moment for the thread's
+   * next document (a batch of scans starts it once, not once per document), unless another thread
+   * waits for the permit and it has served HANDOVER_AFTER_DOCUMENTS documents; unused by then, or
+   * by the end of a document that needed no OCR, it is ended, so no thread holds one through
+   * documents without scans.
+   */
+  async endDocument(): Promise<void> {
+    const wanted = this.#permit?.wanted ?? false
+    for (const [key, pending] of [...this.#workers]) {
+      const loaded = await pending.catch(() => null)
+      if (!loaded) continue
+      if (loaded.usedInDocument) loaded.documents += 1
+      if (loaded.usedInDocument && !(wanted && loaded.documents >= HANDOVER_AFTER_DOCUMENTS)) {
+        loaded.usedInDocument = false
+        this.#touch(key, loaded, BETWEEN_DOCUMENTS_MS)
+      } else {
+        this.#workers.delete(key)
+        await disposeWorker(loaded)
+      }
+    }
+    this.#releasePermitIfIdle()
   }
 
   async terminate(): Promise<void> {
@@ -205,7 +245,7 @@ export class TesseractOcr implements OcrEngine {
     if (this.#workers.size === 0) this.#permit?.release()
   }
 
-  #touch(key: string, loaded: LoadedWorker): void {
+  #touch(key: string, loaded: LoadedWorker, idleMs = IDLE_MS): void {
     if (loaded.idleTimer) clearTimeout(loaded.idleTimer)
     const timer = setTimeout(() => {
       void loaded.queue.then(() => {
@@ -214,7 +254,7 @@ export class TesseractOcr implements OcrEngine {
         this.#workers.delete(key)
         void disposeWorker(loaded).then(() => this.#releasePermitIfIdle())
       })
-    }, IDLE_MS)
+    }, idleMs)
     timer.unref()
     loaded.idleTimer = timer
   }
@@ -250,7 +290,7 @@ async function startWorker(langs: readonly string[]): Promise<LoadedWorker> {
     })
     // Images carry no trustworthy resolution; the preprocessing scales text to what 300 dpi gives.
     await worker.setParameters({ user_defined_dpi: '300' }).catch(() => undefined)
-    return { worker, linkFolder, queue: Promise.resolve(), idleTimer: null }
+    return { worker, linkFolder, queue: Promise.resolve(), idleTimer: null, usedInDocument: false, documents: 0 }
   } catch (error) {
     if (linkFolder) await rm(linkFolder, { recursive: true, force: true })
     // Not the document's fault: transient, so the document is retried once OCR works again.

@@ -12,7 +12,7 @@ import { processDocumentInBatches } from './process-document.js'
 export type ProcessRequest =
   | { readonly type: 'process'; readonly id: number; readonly input: DocumentToProcess }
   | { readonly type: 'chunks-stored'; readonly id: number }
-  /** The thread is idle and about to be ended: end the processes it keeps running. */
+  /** The thread is about to be ended: end the processes and the OCR engine it keeps. */
   | { readonly type: 'end-children' }
 
 /** A document's last batch of chunks, handed over with its result. */
@@ -120,9 +120,9 @@ async function handle(port: MessagePort, id: number, input: DocumentToProcess): 
     reply = { type: 'failed', id, ...describeFailure(error), heapBytes: heapBytes() }
   }
   // An OCR engine holds a few hundred MB (its own thread and WebAssembly memory) and never gives
-  // them back while loaded: end it with the document rather than after a minute idle, so two
-  // threads never add a loaded engine to the next document's memory.
-  await terminateOcr().catch(() => undefined)
+  // them back while loaded: it is ended with the document rather than after a minute idle, unless
+  // the thread's next document reads images within a moment (see TesseractOcr.endDocument).
+  await sharedOcr.endDocument().catch(() => undefined)
   port.postMessage(reply)
 }
 
@@ -139,7 +139,10 @@ if (parentPort && data?.lanternProcessing) {
   port.on('message', (request: ProcessRequest) => {
     if (request.type === 'process') void handle(port, request.id, request.input)
     else if (request.type === 'end-children') {
-      void endMutoolShell().then(() => port.postMessage({ type: 'children-ended' } satisfies ThreadMessage))
+      // An OCR engine kept for the next document ends too (and gives the OCR permit back).
+      void Promise.all([endMutoolShell(), terminateOcr().catch(() => undefined)]).then(() =>
+        port.postMessage({ type: 'children-ended' } satisfies ThreadMessage),
+      )
     } else {
       const resolve = stored.get(request.id)
       stored.delete(request.id)

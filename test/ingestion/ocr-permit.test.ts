@@ -22,6 +22,7 @@ describe('OCR permit: one OCR engine in the process at a time', () => {
     const waiting = second.acquire((state) => waits.push(state))
     expect(await settled(waiting)).toBe(false)
     expect(waits).toEqual([true])
+    expect(first.wanted).toBe(true)
     // Taking it again while holding it does not wait; giving back what one does not hold changes nothing.
     await first.acquire()
     second.release()
@@ -29,6 +30,7 @@ describe('OCR permit: one OCR engine in the process at a time', () => {
     first.release()
     await waiting
     expect(second.held).toBe(true)
+    expect(first.wanted).toBe(false)
     expect(waits).toEqual([true, false])
     second.release()
     expect(second.held).toBe(false)
