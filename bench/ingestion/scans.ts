@@ -5,11 +5,11 @@
  * service's CPU and peak resident memory. The pages are generated (sharp renders text as a 150 dpi
  * letter page), so the run needs no data. Usage: npm run bench:ingest-scans -- [--help]
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { prepareForOcr, TesseractOcr } from '../../src/ingestion/ocr.js'
+import { TesseractOcr } from '../../src/ingestion/ocr.js'
 import { BenchApi } from '../support/api.js'
 import { cpuTimes } from '../support/cpu.js'
 import { COMMON_USAGE, parseOptions, serverOptions, settingsLine } from '../support/options.js'
@@ -111,15 +111,13 @@ async function tesseractAlone(files: readonly string[]): Promise<number> {
   const engine = new TesseractOcr()
   try {
     await engine.recognize(
-      await prepareForOcr(
-        await sharp(Buffer.from(scanSvg(0, 1)))
-          .png()
-          .toBuffer(),
-      ),
+      await sharp(Buffer.from(scanSvg(0, 1)))
+        .png()
+        .toBuffer(),
       ['eng'],
     )
     const started = Date.now()
-    for (const file of files) await engine.recognize(await sharp(file).toBuffer(), ['eng'], { sidewaysRetry: true })
+    for (const file of files) await engine.recognize(await readFile(file), ['eng'], { sidewaysRetry: true })
     return Date.now() - started
   } finally {
     await engine.terminate()

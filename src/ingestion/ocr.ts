@@ -138,7 +138,8 @@ interface LoadedWorker {
  * OCR over tesseract.js, fully offline: language data comes from the installed
  * `@tesseract.js-data/<lang>` packages through an explicit `langPath` (never the CDN) and is never
  * cached to disk. One worker per language set, created on first use, jobs run one at a time per
- * worker, and a worker idle for a minute is terminated so it holds no memory between documents.
+ * worker; a processing thread ends it with its document or soon after (endDocument), and a worker
+ * idle for a minute is terminated in any case.
  */
 export class TesseractOcr implements OcrEngine {
   readonly #workers = new Map<string, Promise<LoadedWorker>>()
