@@ -8,7 +8,7 @@ import { bootstrapFirstCompany } from '../../domain/companies/bootstrap.js'
 import { buildServer } from '../../http/server.js'
 import type { JobRunner } from '../../jobs/runner.js'
 import { newId } from '../../lib/ids.js'
-import { assertMigrated, stopOnSignals } from '../process-lifecycle.js'
+import { assertMigrated, logPdfTextReader, stopOnSignals } from '../process-lifecycle.js'
 import { credentialsJson } from './admin.js'
 
 async function announceFirstCompany(ctx: AppContext, logger: Logger, baseUrl: string): Promise<void> {
@@ -72,6 +72,7 @@ export async function runServe(config: Config): Promise<void> {
       if (config.workers > 0 && !signals.stopping()) {
         runner = ctx.createJobRunner({ owner: workerId, logger })
         runner.start()
+        logPdfTextReader(logger, config)
       }
       if (embedded) await announceFirstCompany(ctx, logger, address)
     })()

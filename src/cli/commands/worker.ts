@@ -2,7 +2,7 @@ import pino from 'pino'
 import { buildAppContext } from '../../app-context.js'
 import { type Config, ConfigError } from '../../config.js'
 import { newId } from '../../lib/ids.js'
-import { assertMigrated, stopOnSignals } from '../process-lifecycle.js'
+import { assertMigrated, logPdfTextReader, stopOnSignals } from '../process-lifecycle.js'
 
 /**
  * `lantern worker`: ingestion only, for scale-out on PostgreSQL; any number of workers and API
@@ -34,4 +34,5 @@ export async function runWorker(config: Config): Promise<void> {
 
   runner.start()
   logger.info({ owner, concurrency: config.workers, leaseMs: config.jobLeaseMs }, 'lantern worker is running')
+  logPdfTextReader(logger, config)
 }
