@@ -327,11 +327,13 @@ function render(r: Report): string {
         run.peakDocs.join(', ') || 'no document'
       } in processing.`,
     cpuLine(run, r.pages),
-    `- Targets: ≥ 0.5 × pdftotext pages/s on ${common.workers} cores: ${
+    // The target compares with pdftotext run as it runs, one process (docs/decisions.md "What the
+    // ingestion speed target compares with"); the parallel ratio is reported beside it, as a reference.
+    `- Targets: ≥ 0.5 × pdftotext's pages/s, Lantern on ${common.workers} cores: ${
       ratio === undefined || sequentialRatio === undefined
         ? 'no baseline'
-        : `${round(sequentialRatio, 2)} of one pdftotext → ${sequentialRatio >= 0.5 ? 'met' : 'NOT met'}, ` +
-          `${round(ratio, 2)} of ${common.workers} in parallel → ${ratio >= 0.5 ? 'met' : 'NOT met'}`
+        : `${round(sequentialRatio, 2)} → ${sequentialRatio >= 0.5 ? 'met' : 'NOT met'} ` +
+          `(reference, not the target: ${round(ratio, 2)} of ${common.workers} pdftotext in parallel)`
     }; RSS < 1 GiB: ${peak > 0 ? (peak < 1024 ** 3 ? 'met' : 'NOT met') : 'n/a (no /proc)'}.`,
   )
   if (run.failed.length) {
