@@ -18,12 +18,11 @@ export async function assertMigrated(config: Config): Promise<void> {
 }
 
 /**
- * Says where this process's ingestion reads PDF text from. Without mupdf-tools (`auto` falling back
+ * Says where this process's ingestion workers read PDF text from (callers run some). Without mupdf-tools (`auto` falling back
  * to pdf.js) PDFs take about 2.4 times as long (docs/benchmarks.md), which an administrator would
  * otherwise learn only from slow uploads.
  */
 export function logPdfTextReader(logger: Logger, config: Config): void {
-  if (config.workers < 1) return
   if (ingestSettings(config).mutool) logger.info({ pdfText: 'mutool' }, 'PDF text is read with MuPDF (mutool)')
   else if (config.pdfText === 'pdfjs')
     logger.info({ pdfText: 'pdf.js' }, 'PDF text is read with pdf.js (LANTERN_PDF_TEXT=pdfjs)')
