@@ -1,4 +1,4 @@
-import { analyzeTokens } from '../retrieval/analysis.js'
+import { analyzeTokens } from '../text/analysis.js'
 
 /** Most keywords reported for one question. */
 export const MAX_KEYWORDS = 12

@@ -1,4 +1,4 @@
-import type { AnswerLanguage } from './language.js'
+import type { AnswerLanguage } from '../text/answer-language.js'
 
 /** The answerer's own words, per language. */
 export interface Phrases {

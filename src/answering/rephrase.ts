@@ -1,6 +1,6 @@
-import { analyzeTokens } from '../retrieval/analysis.js'
-import { foldWord } from '../retrieval/folding.js'
-import { baseLanguage } from '../retrieval/languages.js'
+import { analyzeTokens } from '../text/analysis.js'
+import { foldWord } from '../text/folding.js'
+import { baseLanguage } from '../text/languages.js'
 
 /**
  * Offline rephrasing of follow-up questions. The heuristic, in order:

@@ -1,8 +1,8 @@
-import { analyze } from '../retrieval/analysis.js'
 import type { ResolvedScope } from '../retrieval/types.js'
 import type { AutoDocumentSelector } from '../storage/ports/bots.js'
 import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { Repositories } from '../storage/store.js'
+import { analyze } from '../text/analysis.js'
 
 /** Most documents automatic selection keeps. */
 export const MAX_SELECTED = 3

@@ -1,5 +1,5 @@
-import { foldWord } from '../retrieval/folding.js'
-import { ANSWER_LANGUAGES, type AnswerLanguage, framingLanguage } from './language.js'
+import { ANSWER_LANGUAGES, type AnswerLanguage, framingLanguage } from '../text/answer-language.js'
+import { foldWord } from '../text/folding.js'
 
 export type SmallTalkKind = 'thanks' | 'bye' | 'how_are_you' | 'greeting' | 'ack'
 

@@ -1,5 +1,5 @@
 import { cleanText, oneLine } from '../lib/whitespace.js'
-import { type AnalyzedToken, analyzeTokens } from '../retrieval/analysis.js'
+import { type AnalyzedToken, analyzeTokens } from '../text/analysis.js'
 import { sentences } from './chunking/text.js'
 import type { Block, ParsedDocument } from './model.js'
 import { tableText } from './table-text.js'

@@ -1,4 +1,4 @@
-import { detectLanguage } from '../retrieval/analysis.js'
+import { detectLanguage } from '../text/analysis.js'
 import { chunksOf } from './chunking/chunker.js'
 import { describeDocument } from './describe.js'
 import { withPostings } from './index-document.js'

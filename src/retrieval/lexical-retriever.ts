@@ -5,7 +5,7 @@ import type {
   LanguageStats,
   SearchRepository,
 } from '../storage/ports/search.js'
-import { analyze, detectLanguage } from './analysis.js'
+import { analyze, detectLanguage } from '../text/analysis.js'
 import { BM25_B, BM25_K1, compareRanked, idf, maxScoreOf, type RankedChunk, rankWithWeights, tfBound } from './bm25.js'
 import { refCode, refOfCode } from './chunk-ref.js'
 import { retrievedChunk } from './retrieved-chunk.js'

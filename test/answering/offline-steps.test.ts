@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ExtractiveAnswerer } from '../../src/answering/extractive-answerer.js'
 import { extractKeywords } from '../../src/answering/keywords.js'
-import { answerLanguage } from '../../src/answering/language.js'
 import { isFollowUp, rephrase } from '../../src/answering/rephrase.js'
 import { selectionRuns } from '../../src/answering/selection.js'
 import { detectSmallTalk, smallTalkReply } from '../../src/answering/small-talk.js'
 import type { RetrievedChunk } from '../../src/retrieval/types.js'
+import { answerLanguage } from '../../src/text/answer-language.js'
 
 function chunk(documentId: string, text: string, usageScore = 1): RetrievedChunk {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { decodePostings, encodePostings, withPostings } from '../../src/ingestion/index-document.js'
-import { analyze } from '../../src/retrieval/analysis.js'
 import type { Posting } from '../../src/storage/ports/chunks.js'
+import { analyze } from '../../src/text/analysis.js'
 
 const asMap = (postings: readonly Posting[]) => new Map(postings.map(({ term, tf }) => [term, tf]))
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { preparedTablesKey } from '../../src/analysis/table-preparation.js'
+import { preparedTablesKey } from '../../src/data-analysis/table-preparation.js'
 import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { expectProblem } from '../support/assertions.js'
 import { analystChat, createTenant, type Tenant } from '../support/factories.js'

@@ -1,13 +1,18 @@
-import type { AnalysisDocument, AnalysisOutcome, AnalysisReport, DataAnalysis } from '../../analysis/data-analysis.js'
-import { isTableType, notATable } from '../../analysis/table-file.js'
 import type { Turn } from '../../answering/conversation.js'
-import { answerLanguage } from '../../answering/language.js'
-import { detectLanguage } from '../../retrieval/analysis.js'
+import type {
+  AnalysisDocument,
+  AnalysisOutcome,
+  AnalysisReport,
+  DataAnalysis,
+} from '../../data-analysis/data-analysis.js'
+import { isTableType, notATable } from '../../data-analysis/table-file.js'
 import { resolveScope } from '../../retrieval/scope.js'
 import type { MessageFilters } from '../../retrieval/types.js'
 import type { BotRecord } from '../../storage/ports/bots.js'
 import type { DocumentRecord } from '../../storage/ports/knowledge-base.js'
 import type { Repositories } from '../../storage/store.js'
+import { detectLanguage } from '../../text/analysis.js'
+import { answerLanguage } from '../../text/answer-language.js'
 import { AppError, errors } from '../errors.js'
 
 /** Most table documents a question is routed over automatically (more: the question goes to retrieval). */

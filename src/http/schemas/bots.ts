@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox'
 import type { BotChanges, BotInput } from '../../domain/bots/bots.js'
 import { BOT_LIMITS, ICON_TYPES } from '../../domain/bots/bots.js'
 import type { FiltersInput } from '../../domain/bots/filters.js'
-import { LOCALES } from '../../domain/bots/locales.js'
+import { LOCALES } from '../../text/locales.js'
 import { Id } from './common.js'
 
 const MAX_FILTER_ITEMS = 100

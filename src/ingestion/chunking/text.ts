@@ -1,5 +1,5 @@
-import { sentenceSegments } from '../../lib/segments.js'
 import { isWhitespace } from '../../lib/whitespace.js'
+import { sentenceSegments } from '../../text/segments.js'
 import { countTokens, countTokensWithin } from './tokens.js'
 
 /** Longest run without spaces that is counted whole; longer ones are cut by bytes (BPE is quadratic in a run). */

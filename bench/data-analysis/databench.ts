@@ -10,7 +10,7 @@
  */
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { createOfflinePlanner } from '../../src/analysis/offline-planner/index.js'
+import { createOfflinePlanner } from '../../src/data-analysis/offline-planner/index.js'
 import { BenchApi } from '../support/api.js'
 import { ChatApi } from '../support/chat-api.js'
 import { requireData } from '../support/data.js'

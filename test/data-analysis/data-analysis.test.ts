@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AnalysisDocument, DataAnalysis, type LoadedTables } from '../../src/analysis/data-analysis.js'
-import { LlmPlanner, parsePlanReply } from '../../src/analysis/llm-planner.js'
-import { choosePlanner, decliningPlanner } from '../../src/analysis/planners.js'
-import type { PlanOutcome, QuestionPlanner, TableSchema } from '../../src/analysis/types.js'
 import { OpenAiCompatibleChatModel } from '../../src/answering/providers/openai-compatible.js'
+import { type AnalysisDocument, DataAnalysis, type LoadedTables } from '../../src/data-analysis/data-analysis.js'
+import { LlmPlanner, parsePlanReply } from '../../src/data-analysis/llm-planner.js'
+import { choosePlanner, decliningPlanner } from '../../src/data-analysis/planners.js'
+import type { PlanOutcome, QuestionPlanner, TableSchema } from '../../src/data-analysis/types.js'
 import { FakeLlmServer } from '../support/fake-llm.js'
 import { SANDBOX_LIMITS, tableWorld, twoSheetWorkbook, XLSX } from './support.js'
 

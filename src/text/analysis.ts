@@ -1,7 +1,7 @@
 import { detect } from 'tinyld'
-import { forEachWordLike } from '../lib/segments.js'
 import { foldWord } from './folding.js'
 import { baseLanguage, DEFAULT_LANGUAGE, languageResources, SUPPORTED_LANGUAGES } from './languages.js'
+import { forEachWordLike } from './segments.js'
 
 export { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES } from './languages.js'
 

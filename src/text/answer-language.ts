@@ -1,6 +1,6 @@
-import { AUTOMATIC_LOCALE } from '../domain/bots/locales.js'
-import { detectLanguage } from '../retrieval/analysis.js'
-import { baseLanguage } from '../retrieval/languages.js'
+import { detectLanguage } from './analysis.js'
+import { baseLanguage } from './languages.js'
+import { AUTOMATIC_LOCALE } from './locales.js'
 
 /** Languages the answering steps have their own words for (framing, small talk, not found). */
 export const ANSWER_LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl'] as const

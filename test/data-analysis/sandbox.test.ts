@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkQueryText, QueryError, Sandbox } from '../../src/analysis/sandbox.js'
+import { checkQueryText, QueryError, Sandbox } from '../../src/data-analysis/sandbox.js'
 import { SANDBOX_LIMITS, tableWorld } from './support.js'
 
 const world = tableWorld()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { analyze, analyzeTokens, detectLanguage, SUPPORTED_LANGUAGES } from '../../src/retrieval/analysis.js'
+import { analyze, analyzeTokens, detectLanguage, SUPPORTED_LANGUAGES } from '../../src/text/analysis.js'
 
 describe('analyze', () => {
   it('folds case, compatibility forms and diacritics: Café ≡ cafe', () => {

@@ -1,5 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
-import { createOfflinePlanner } from '../../src/analysis/offline-planner/index.js'
+import { createOfflinePlanner } from '../../src/data-analysis/offline-planner/index.js'
 import {
   type ColumnSchema,
   type ColumnType,
@@ -8,7 +8,7 @@ import {
   quoteIdentifier,
   ROW_COLUMN,
   type TableSchema,
-} from '../../src/analysis/types.js'
+} from '../../src/data-analysis/types.js'
 
 /** Small hand-made tables in a real in-memory DuckDB, with the schema the planners read. */
 

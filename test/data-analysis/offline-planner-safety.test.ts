@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOfflinePlanner } from '../../src/analysis/offline-planner/index.js'
+import { createOfflinePlanner } from '../../src/data-analysis/offline-planner/index.js'
 import { createTable, type PlannerWorld, plannerWorld } from './offline-planner-support.js'
 
 // The offline planner declines what it cannot map (never guesses a column), and text from the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sentenceSegments, wordSegments } from '../../src/lib/segments.js'
+import { sentenceSegments, wordSegments } from '../../src/text/segments.js'
 
 const words = new Intl.Segmenter('en', { granularity: 'word' })
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' })

@@ -1,12 +1,12 @@
 import { join } from 'node:path'
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
-import { loadCsv } from '../../src/analysis/raw-sources.js'
-import { buildTable } from '../../src/analysis/table-build.js'
-import type { QuestionPlanner, ResultType, TableSchema } from '../../src/analysis/types.js'
+import { loadCsv } from '../../src/data-analysis/raw-sources.js'
+import { buildTable } from '../../src/data-analysis/table-build.js'
+import type { QuestionPlanner, ResultType, TableSchema } from '../../src/data-analysis/types.js'
 
 /**
  * Planner-direct mode: the tables loaded into an in-memory DuckDB with the service's own loader
- * (src/analysis/raw-sources.ts + table-build.ts, the same types and statistics as after an
+ * (src/data-analysis/raw-sources.ts + table-build.ts, the same types and statistics as after an
  * upload), each question planned and its SQL run here, without the HTTP service.
  */
 

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { followsRootWordRules, forEachWordLike, isPlainText, wordSegments } from '../../src/lib/segments.js'
-import { SUPPORTED_LANGUAGES } from '../../src/retrieval/languages.js'
+import { SUPPORTED_LANGUAGES } from '../../src/text/languages.js'
+import { followsRootWordRules, forEachWordLike, isPlainText, wordSegments } from '../../src/text/segments.js'
 import { seededRandom } from '../support/random.js'
 
 /*
