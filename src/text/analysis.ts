@@ -110,18 +110,15 @@ function numberTerm(piece: string): string {
  * language's Snowball stemmer; numbers are kept as terms (`4.5%` gives `4.5`; `1,000` gives
  * `1000`), dotted acronyms lose their dots (`U.S.A.` gives `usa`). Languages other than
  * SUPPORTED_LANGUAGES get folding only, with no stop words and no stemming.
+ *
+ * Names are findable by their parts as well as whole (see compoundParts and forEachToken):
+ * `AMAZON.COM` gives `amazon.com`, `amazon` and `com`; `Coca-Cola` gives `coca`, `cola` and
+ * `cocacola`; `AT&T` gives `t` and `att` (`at` is a stop word); `FY2018` gives `fy2018`, `fy` and
+ * `2018`. The extra terms share the position of the word they come from.
  */
 export function analyzeTokens(text: string, language: string): AnalyzedToken[] {
-  const code = baseLanguage(language)
-  const outcomes = wordOutcomes(code)
   const tokens: AnalyzedToken[] = []
-  let position = 0
-  forEachWordLike(wordSegmenter(code), text, (word) => {
-    for (const { term, surface } of outcomes(word)) {
-      const current = position++
-      if (term !== null) tokens.push({ term, surface, position: current })
-    }
-  })
+  forEachToken(text, language, (term, surface, position) => tokens.push({ term, surface, position }))
   return tokens
 }
 
@@ -129,19 +126,39 @@ export function analyzeTokens(text: string, language: string): AnalyzedToken[] {
 interface Outcome {
   readonly term: string | null
   readonly surface: string
+  /** Another term for the same word (a part of a dotted name): it takes no position of its own. */
+  readonly alias: boolean
 }
 
 /** Words remembered per language; the cache starts over when full (words are short: a few MB). */
 const MAX_CACHED_WORDS = 100_000
-const outcomeCaches = new Map<string, (word: string) => readonly Outcome[]>()
+
+interface WordAnalysis {
+  readonly outcomes: (word: string) => readonly Outcome[]
+  readonly termOf: (folded: string) => string | null
+}
+const analyses = new Map<string, WordAnalysis>()
+
+/** Letters then digits or digits then letters, two of each at least: `fy2018`, `covid19`, `2018fy`. */
+const LETTERS_AND_DIGITS = /^(\p{L}{2,})(\p{N}{2,})$|^(\p{N}{2,})(\p{L}{2,})$/u
+/** Words of letters joined by dots or colons: `amazon.com`, `www.sec.gov` (not `u.s.a`, nor `v2.0`). */
+const DOTTED = /^\p{L}{2,}([.:]\p{L}{2,})+$/u
+
+/** The parts of a folded word that are terms as well as the whole word (none for most words). */
+function compoundParts(folded: string): string[] {
+  const mixed = LETTERS_AND_DIGITS.exec(folded)
+  if (mixed) return mixed.slice(1).filter((part): part is string => part !== undefined)
+  if (DOTTED.test(folded)) return folded.split(/[.:]/)
+  return []
+}
 
 /**
  * The outcomes of a word-like segment in a language, cached: documents repeat their words, and
  * folding, stop words and stemming depend on the word and the language only.
  */
-function wordOutcomes(code: string): (word: string) => readonly Outcome[] {
-  let outcomes = outcomeCaches.get(code)
-  if (outcomes) return outcomes
+function wordAnalysis(code: string): WordAnalysis {
+  let analysis = analyses.get(code)
+  if (analysis) return analysis
   const { stopwords, stem } = languageResources(code)
   const cache = new Map<string, readonly Outcome[]>()
   const termOf = (folded: string): string | null => {
@@ -153,17 +170,75 @@ function wordOutcomes(code: string): (word: string) => readonly Outcome[] {
     else term = folded
     return term === '' || term.length > MAX_TERM_LENGTH ? null : term
   }
-  outcomes = (word) => {
+  const outcomes = (word: string): readonly Outcome[] => {
     let known = cache.get(word)
     if (known === undefined) {
-      known = piecesOf(word, code).map(({ folded, surface }) => ({ term: termOf(folded), surface }))
+      const found: Outcome[] = []
+      for (const { folded, surface } of piecesOf(word, code)) {
+        const term = termOf(folded)
+        found.push({ term, surface, alias: false })
+        if (term === null) continue
+        for (const part of compoundParts(folded)) {
+          const partTerm = termOf(part)
+          if (partTerm !== null && partTerm !== term) found.push({ term: partTerm, surface, alias: true })
+        }
+      }
+      known = found
       if (cache.size >= MAX_CACHED_WORDS) cache.clear()
       cache.set(word, known)
     }
     return known
   }
-  outcomeCaches.set(code, outcomes)
-  return outcomes
+  analysis = { outcomes, termOf }
+  analyses.set(code, analysis)
+  return analysis
+}
+
+/** Characters that join two words into one name when nothing else separates them: `Coca-Cola`, `AT&T`. */
+const JOINERS = new Set(['-', '&', '\u2010', '\u2011'])
+/** Most words of one joined name; longer hyphen chains are phrases (`state-of-the-art-…`), not names. */
+const MAX_JOINED_WORDS = 4
+
+/**
+ * Every term of a text with its surface and position: the terms of each word (analyzeTokens), and
+ * after words joined by a hyphen or an ampersand with nothing between (`Coca-Cola`, `AT&T`,
+ * `10-K`, `R&D`), the joined whole (`cocacola`, `att`, `10k`, `rd`) at the first word's position.
+ */
+function forEachToken(
+  text: string,
+  language: string,
+  visit: (term: string, surface: string, position: number) => void,
+): void {
+  const code = baseLanguage(language)
+  const { outcomes, termOf } = wordAnalysis(code)
+  let position = 0
+  // The joined name being read: its words, where it starts, its first position, where the last word ends.
+  let joined: string[] = []
+  let joinedStart = 0
+  let joinedPosition = 0
+  let lastEnd = -2
+  const closeJoined = () => {
+    if (joined.length > 1 && joined.length <= MAX_JOINED_WORDS && joined.some((part) => /\p{L}/u.test(part))) {
+      const term = termOf(foldWord(joined.join('')))
+      if (term !== null) visit(term, text.slice(joinedStart, lastEnd), joinedPosition)
+    }
+    joined = []
+  }
+  forEachWordLike(wordSegmenter(code), text, (word, index) => {
+    if (!(index === lastEnd + 1 && JOINERS.has(text[lastEnd] ?? ''))) closeJoined()
+    if (joined.length === 0) {
+      joinedStart = index
+      joinedPosition = position
+    }
+    joined.push(word)
+    lastEnd = index + word.length
+    let wordPosition = position
+    for (const { term, surface, alias } of outcomes(word)) {
+      if (!alias) wordPosition = position++
+      if (term !== null) visit(term, surface, wordPosition)
+    }
+  })
+  closeJoined()
 }
 
 /** The terms of a text in order (see analyzeTokens); what the index stores and queries search for. */
@@ -175,11 +250,7 @@ export function analyze(text: string, language: string): string[] {
 
 /** analyze's terms handed to `visit` one by one, without an array of them. */
 export function forEachTerm(text: string, language: string, visit: (term: string) => void): void {
-  const code = baseLanguage(language)
-  const outcomes = wordOutcomes(code)
-  forEachWordLike(wordSegmenter(code), text, (word) => {
-    for (const { term } of outcomes(word)) if (term !== null) visit(term)
-  })
+  forEachToken(text, language, visit)
 }
 
 /** Enough text to recognise a language; more only costs time. */

@@ -62,7 +62,7 @@ describe('analyze', () => {
     expect(analyze('Growth was 4.5% in 2024', 'en')).toEqual(['growth', '4.5', '2024'])
     expect(analyze('$1,000,000 and 1000000', 'en')).toEqual(['1000000', '1000000'])
     expect(analyze('4,5 %', 'fr')).toEqual(['4,5'])
-    expect(analyze('version v2.0 of COVID-19', 'en')).toEqual(['version', 'v2.0', 'covid', '19'])
+    expect(analyze('version v2.0 of COVID-19', 'en')).toEqual(['version', 'v2.0', 'covid', '19', 'covid19'])
     expect(analyze('the U.S.A. office', 'en')).toEqual(['usa', 'offic'])
   })
 
@@ -71,6 +71,36 @@ describe('analyze', () => {
     expect(analyze('--- !!! ...', 'en')).toEqual([])
     expect(analyze(`key ${'x'.repeat(65)} value`, 'en')).toEqual(['key', 'valu'])
     expect(analyze('', 'en')).toEqual([])
+  })
+
+  it('makes names findable by their parts as well as whole', () => {
+    // A dotted name is one word: its whole and its parts.
+    expect(analyze('AMAZON.COM, INC.', 'en')).toEqual(['amazon.com', 'amazon', 'com', 'inc'])
+    // Words joined by a hyphen or an ampersand: the parts, then the whole without the joiner.
+    expect(analyze('Coca-Cola', 'en')).toEqual(['coca', 'cola', 'cocacola'])
+    expect(analyze('AT&T', 'en')).toEqual(['t', 'att'])
+    expect(analyze('R&D and SG&A, Form 10-K', 'en')).toEqual(['r', 'd', 'rd', 'sg', 'sga', 'form', '10', 'k', '10k'])
+    // Letters and digits together: `FY2018` is also `fy` and `2018`; short mixes (`3M`, `Q2`) stay whole.
+    expect(analyze('FY2018 3M Q2', 'en')).toEqual(['fy2018', 'fy', '2018', '3m', 'q2'])
+    // A space, or numbers alone, do not join.
+    expect(analyze('Johnson & Johnson, 2017-2019', 'en')).toEqual(['johnson', 'johnson', '2017', '2019'])
+    // A query written either way meets the document's terms.
+    expect(analyze('Cocacola amazon', 'en')).toEqual(['cocacola', 'amazon'])
+  })
+
+  it('gives the extra terms of a name the position of the word they come from', () => {
+    expect(analyzeTokens('Coca-Cola sales', 'en')).toEqual([
+      { term: 'coca', surface: 'Coca', position: 0 },
+      { term: 'cola', surface: 'Cola', position: 1 },
+      { term: 'cocacola', surface: 'Coca-Cola', position: 0 },
+      { term: 'sale', surface: 'sales', position: 2 },
+    ])
+    expect(analyzeTokens('amazon.com sales', 'en').map((token) => [token.term, token.position])).toEqual([
+      ['amazon.com', 0],
+      ['amazon', 0],
+      ['com', 0],
+      ['sale', 1],
+    ])
   })
 
   it('reports positions (stop words counted) and surface forms', () => {
