@@ -9,6 +9,7 @@ import * as searchStatistics from './migrations/0006-search-statistics.js'
 import * as indexChanges from './migrations/0007-index-changes.js'
 import * as integerIndexKeys from './migrations/0008-integer-index-keys.js'
 import * as postingBlocks from './migrations/0009-posting-blocks.js'
+import * as documentCards from './migrations/0010-document-cards.js'
 import type { Database } from './schema.js'
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0007-index-changes': indexChanges,
   '0008-integer-index-keys': integerIndexKeys,
   '0009-posting-blocks': postingBlocks,
+  '0010-document-cards': documentCards,
 }
 
 function provider(dialect: Dialect): MigrationProvider {

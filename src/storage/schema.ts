@@ -104,6 +104,9 @@ export interface KbObjectsTable {
   processing_duration: number | null
   progress_done: number
   progress_total: number
+  /** DocumentCard as JSON; null until processed (migration 0010). */
+  card: string | null
+  card_type: string
   created_at: string
   updated_at: string
 }

@@ -56,6 +56,8 @@ export function tableWorld(maxCells = 1_000_000, maxBytes = 512 * 1024 * 1024) {
         autoDescription: false,
         csvDelimiter,
         imageMinSizeRatio: null,
+        card: null,
+        cardType: 'ai',
         processing: {
           state: 'PROCESSED',
           errorDetails: '',

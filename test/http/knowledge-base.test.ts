@@ -327,6 +327,90 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
       expect((await meta(tenant, id)).loader_type_preference).toBe('advanced')
     })
 
+    it('shows the document card (null before processing) and takes corrections without reprocessing', async () => {
+      const tenant = await createTenant(t)
+      const id = await uploadOk(t, tenant, 'filing-017.pdf', 'x', { fields: { path: '/reports/' } })
+      expect((await meta(tenant, id)).document_card).toBeNull()
+      await processed(tenant, id)
+      const read = {
+        title: 'Form 10-Q',
+        subjects: ['Pfizer Inc.', 'PFE'],
+        period: { label: 'quarter ended July 2, 2023', start: '2023-04-03', end: '2023-07-02', fiscalQuarter: 2 },
+        kind: 'quarterly report',
+      }
+      await t.ctx.store.knowledgeBase.updateProcessing(tenant.companyId, id, 'any', { card: read })
+      expect((await meta(tenant, id)).document_card).toEqual({
+        title: 'Form 10-Q',
+        subjects: ['Pfizer Inc.', 'PFE'],
+        period: {
+          label: 'quarter ended July 2, 2023',
+          start: '2023-04-03',
+          end: '2023-07-02',
+          fiscal_year: null,
+          fiscal_quarter: 2,
+        },
+        kind: 'quarterly report',
+        filename: 'filing-017.pdf',
+        folder: '/reports/',
+        card_type: 'ai',
+      })
+
+      const version = await t.ctx.store.search.indexVersion(tenant.companyId)
+      const res = await patch(tenant, id, {
+        document_card: {
+          subjects: [' Pfizer Inc. ', 'Pfizer', 'pfizer', ''],
+          period: { start: '2023-04-01', end: '2023-06-30', fiscal_year: 2023 },
+          kind: null,
+        },
+      })
+      expect(res.status).toBe(200)
+      const corrected = (await meta(tenant, id)).document_card
+      expect(corrected).toMatchObject({
+        title: 'Form 10-Q',
+        subjects: ['Pfizer Inc.', 'Pfizer'],
+        period: { label: '2023-04-01 – 2023-06-30', start: '2023-04-01', end: '2023-06-30', fiscal_year: 2023 },
+        kind: null,
+        card_type: 'manual',
+      })
+      // Re-indexed (the in-memory indexes reload the document's card), not processed again.
+      expect(await t.ctx.store.search.indexVersion(tenant.companyId)).toBeGreaterThan(version)
+      expect((await meta(tenant, id)).processing.embedding_state).toBe('PROCESSED')
+      expect(await t.ctx.store.jobs.countOpen(tenant.companyId, id)).toBe(0)
+      // Processing again keeps the user's card.
+      await t.ctx.store.knowledgeBase.updateProcessing(tenant.companyId, id, 'any', { card: read })
+      expect((await meta(tenant, id)).document_card).toEqual(corrected)
+      // A new file in its place is read afresh.
+      await uploadOk(t, tenant, 'filing-017.pdf', 'y', { fields: { path: '/reports/', overwrite: 'true' } })
+      await t.ctx.store.knowledgeBase.updateProcessing(tenant.companyId, id, 'any', { card: read })
+      expect((await meta(tenant, id)).document_card).toMatchObject({ kind: 'quarterly report', card_type: 'ai' })
+    })
+
+    it('rejects malformed card corrections with 400 naming the field', async () => {
+      const tenant = await createTenant(t)
+      const id = await uploadOk(t, tenant, 'd.txt', 'x')
+      for (const document_card of [
+        'Pfizer',
+        { subjects: 'Pfizer' },
+        { subjects: [5] },
+        { title: 5 },
+        { period: '2023' },
+        { period: { start: '2023-04-01' } },
+        { period: { start: '2023-04-01', end: '2023-06-30', fiscal_quarter: 5 } },
+      ]) {
+        expectProblem(await patch(tenant, id, { document_card }), 400, 'validation_failed')
+      }
+      for (const [period, path] of [
+        [{ start: '2023-02-30', end: '2023-06-30' }, 'body/document_card/period/start'],
+        [{ start: '2023-04-01', end: 'June 30' }, 'body/document_card/period/end'],
+        [{ start: '2023-07-01', end: '2023-06-30' }, 'body/document_card/period/end'],
+      ] as const) {
+        const res = await patch(tenant, id, { document_card: { period } })
+        expectProblem(res, 400, 'validation_failed')
+        expect(res.body.errors[0].path).toBe(path)
+      }
+      expect((await meta(tenant, id)).document_card).toBeNull()
+    })
+
     it('rejects a folder with 400 not_a_file and bad fields with 400', async () => {
       const tenant = await createTenant(t)
       const folder = await mkdir(t, tenant, '/f')
@@ -467,11 +551,9 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
       for (const id of [folder, doc]) {
         expectProblem(await t.request('GET', foreign(`/${id}`), { token: as }), 404, 'not_found')
         expectProblem(await t.request('GET', foreign(`/${id}/file`), { token: as }), 404, 'not_found')
-        expectProblem(
-          await t.request('PATCH', foreign(`/${id}/metadata`), { token: as, json: { description: 'x' } }),
-          404,
-          'not_found',
-        )
+        for (const json of [{ description: 'x' }, { document_card: { subjects: ['Intruder Inc.'] } }]) {
+          expectProblem(await t.request('PATCH', foreign(`/${id}/metadata`), { token: as, json }), 404, 'not_found')
+        }
         expectProblem(await t.request('DELETE', foreign(`/${id}`), { token: as }), 404, 'not_found')
       }
       expectProblem(await t.request('GET', foreign('?path=/secret/'), { token: as }), 404, 'not_found')

@@ -8,6 +8,7 @@ import { AppError, errors } from '../errors.js'
 import type { Principal } from '../principal.js'
 import { resolveTagIds } from '../tags/tags.js'
 import { forgetDocumentsInBots } from './bot-references.js'
+import { type CardCorrection, correctedCard } from './cards.js'
 import { enqueueIngest, pendingProcessing } from './documents.js'
 import { normalizeFolderPath } from './paths.js'
 import { assertPlaceable, ensureFolder } from './tree.js'
@@ -36,6 +37,8 @@ export interface MetadataChanges {
   readonly csvDelimiter?: CsvDelimiter
   readonly imageMinSizeRatio?: number
   readonly tags?: readonly string[]
+  /** Corrections of the document card (extension): the document is re-indexed, not parsed again. */
+  readonly card?: CardCorrection
 }
 
 export interface KnowledgeBaseServiceDeps {
@@ -99,7 +102,9 @@ export class KnowledgeBaseService {
   /**
    * Edits a document's options and tags. A new description makes it `manual`; auto_description
    * true makes it `ai` again. A change of loader type, CSV delimiter or image ratio, or a request
-   * for a generated description, sends the document back to PENDING with a new ingest job.
+   * for a generated description, sends the document back to PENDING with a new ingest job. A card
+   * correction makes the card `manual` (processing keeps it from then on) and takes effect in
+   * retrieval at the next question, without processing the document again.
    */
   async updateMetadata(principal: Principal, id: string, changes: MetadataChanges): Promise<{ id: string }> {
     const companyId = principal.companyId
@@ -193,7 +198,11 @@ export class KnowledgeBaseService {
 }
 
 function applyChanges(document: DocumentRecord, changes: MetadataChanges): DocumentRecord {
-  let { description, descriptionType, autoDescription } = document
+  let { description, descriptionType, autoDescription, card, cardType } = document
+  if (changes.card !== undefined) {
+    card = correctedCard(document.card, changes.card, 'body/document_card')
+    cardType = 'manual'
+  }
   if (changes.description !== undefined) {
     description = changes.description
     descriptionType = 'manual'
@@ -213,5 +222,7 @@ function applyChanges(document: DocumentRecord, changes: MetadataChanges): Docum
     description,
     descriptionType,
     autoDescription,
+    card,
+    cardType,
   }
 }

@@ -127,6 +127,10 @@ export async function uploadDocument(
         ...optionsOf(request),
         documentType: documentTypeOf(mimeType),
         processing: pendingProcessing(),
+        // New content: the card is read again from it (a correction of the old content no longer applies);
+        // the old one describes the old chunks, which stay searchable until the new ones commit.
+        card: current?.kind === 'document' ? current.card : null,
+        cardType: 'ai',
         createdAt: current?.createdAt ?? now,
         updatedAt: now,
       }

@@ -1,6 +1,29 @@
 import type { KbEntry } from '../../domain/knowledge-base/knowledge-base.js'
 import type { DocumentRecord } from '../../storage/ports/knowledge-base.js'
 
+/** The document card (extension): what the document is about, with its file name and folder. */
+function presentCard(document: DocumentRecord) {
+  const card = document.card
+  if (!card) return null
+  const cut = document.objectName.lastIndexOf('/')
+  const period = card.period
+  return {
+    title: card.title,
+    subjects: [...card.subjects],
+    period: period && {
+      label: period.label,
+      start: period.start,
+      end: period.end,
+      fiscal_year: period.fiscalYear ?? null,
+      fiscal_quarter: period.fiscalQuarter ?? null,
+    },
+    kind: card.kind,
+    filename: document.objectName.slice(cut + 1),
+    folder: document.objectName.slice(0, cut + 1),
+    card_type: document.cardType,
+  }
+}
+
 /** List entry of spec 2.7: `size` only for files, `tags` empty for folders. */
 export function presentEntry({ object, tags }: KbEntry) {
   const isFile = object.kind === 'document'
@@ -42,6 +65,7 @@ export function presentMetadata(entry: KbEntry) {
     document_type: object.documentType,
     loader_type_preference: object.loaderType.toLowerCase(),
     processing: presentProcessing(object),
+    document_card: presentCard(object),
   }
 }
 

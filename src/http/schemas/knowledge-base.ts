@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { MAX_CARD_SUBJECTS, MAX_CARD_TEXT } from '../../domain/knowledge-base/cards.js'
 import { MAX_DESCRIPTION_LENGTH } from '../../domain/knowledge-base/documents.js'
 import { DateTime, Id, Pagination } from './common.js'
 
@@ -47,6 +48,36 @@ const Processing = Type.Object({
   ),
 })
 
+const CardPeriod = Type.Object({
+  label: Type.String({ description: 'as a person would say it: `quarter ended July 2, 2023`' }),
+  start: Type.String({ format: 'date', description: 'first day covered' }),
+  end: Type.String({ format: 'date', description: 'last day covered' }),
+  fiscal_year: Type.Union([Type.Integer(), Type.Null()]),
+  fiscal_quarter: Type.Union([Type.Integer(), Type.Null()]),
+})
+
+const DocumentCard = Type.Union(
+  [
+    Type.Object({
+      title: Type.Union([Type.String(), Type.Null()]),
+      subjects: Type.Array(Type.String(), {
+        description: 'who or what the document is about, most important first: names, other names, ticker symbols',
+      }),
+      period: Type.Union([CardPeriod, Type.Null()]),
+      kind: Type.Union([Type.String(), Type.Null()], { description: 'e.g. `quarterly report`, `invoice`, `minutes`' }),
+      filename: Type.String(),
+      folder: Type.String({ description: 'the folder path, ending with `/`' }),
+      card_type: Type.Enum(['ai', 'manual'], { description: '`manual` once a user corrected it' }),
+    }),
+    Type.Null(),
+  ],
+  {
+    description:
+      'extension: what the document is about, read from it when processed (null before); corrected through the metadata edit',
+    'x-extension': true,
+  },
+)
+
 const DocumentMetadata = Type.Object({
   id: Type.String(),
   object_name: Type.String(),
@@ -61,6 +92,7 @@ const DocumentMetadata = Type.Object({
   document_type: Type.Enum(['text', 'image']),
   loader_type_preference: Type.Enum(['standard', 'advanced']),
   processing: Processing,
+  document_card: DocumentCard,
 })
 
 const FolderMetadata = Type.Object({
@@ -88,6 +120,34 @@ const ImageMinSizeRatio = Type.Number({
 const Description = Type.String({ maxLength: MAX_DESCRIPTION_LENGTH })
 const TagIds = Type.Array(Id, { maxItems: MAX_TAGS, description: 'tag ids of the company' })
 
+const CardText = Type.Union([Type.String({ maxLength: MAX_CARD_TEXT }), Type.Null()])
+
+/** A correction of the document card: only the fields given change; null clears one. */
+const CardCorrection = Type.Object(
+  {
+    title: Type.Optional(CardText),
+    subjects: Type.Optional(Type.Array(Type.String({ maxLength: MAX_CARD_TEXT }), { maxItems: MAX_CARD_SUBJECTS })),
+    period: Type.Optional(
+      Type.Union([
+        Type.Object({
+          start: Type.String({ description: 'first day covered, `YYYY-MM-DD`' }),
+          end: Type.String({ description: 'last day covered, `YYYY-MM-DD`' }),
+          label: Type.Optional(Type.String({ maxLength: MAX_CARD_TEXT })),
+          fiscal_year: Type.Optional(Type.Integer({ minimum: 1000, maximum: 9999 })),
+          fiscal_quarter: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
+        }),
+        Type.Null(),
+      ]),
+    ),
+    kind: Type.Optional(CardText),
+  },
+  {
+    description:
+      'extension: corrects the document card; the document is re-indexed at once, not processed again, and processing keeps the correction',
+    'x-extension': true,
+  },
+)
+
 /** Body of PATCH …/knowledge-base/<object_id>/metadata: only the fields given change. */
 export const MetadataBody = Type.Object({
   loader_type: Type.Optional(LoaderType),
@@ -96,6 +156,7 @@ export const MetadataBody = Type.Object({
   csv_delimiter: Type.Optional(CsvDelimiter),
   image_min_size_ratio: Type.Optional(ImageMinSizeRatio),
   tags: Type.Optional(TagIds),
+  document_card: Type.Optional(CardCorrection),
 })
 
 /** Body of POST …/knowledge-base/folders. */

@@ -9,6 +9,7 @@ import {
   type Updateable,
 } from 'kysely'
 import { translateUnique } from '../errors.js'
+import type { DocumentCard } from '../ports/document-card.js'
 import type {
   CsvDelimiter,
   DocumentRecord,
@@ -49,6 +50,8 @@ function folderRow(f: FolderRecord): Insertable<KbObjectsTable> {
     blob_key: null,
     description: '',
     description_type: 'manual',
+    card: null,
+    card_type: 'ai',
     document_type: null,
     loader_type: null,
     auto_description: 0,
@@ -96,6 +99,8 @@ function documentRow(d: DocumentRecord): Insertable<KbObjectsTable> {
     processing_duration: p.duration,
     progress_done: p.progressDone,
     progress_total: p.progressTotal,
+    card: d.card === null ? null : JSON.stringify(d.card),
+    card_type: d.cardType,
     created_at: d.createdAt,
     updated_at: d.updatedAt,
   }
@@ -129,8 +134,27 @@ function toDocument(row: Selectable<KbObjectsTable>): DocumentRecord {
       progressDone: Number(row.progress_done),
       progressTotal: Number(row.progress_total),
     },
+    card: parseCard(row.card),
+    cardType: row.card_type === 'manual' ? 'manual' : 'ai',
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  }
+}
+
+/** A stored card; a value that is not one (hand-edited row, older shape) reads as no card rather than failing the read. */
+export function parseCard(json: string | null): DocumentCard | null {
+  if (json === null) return null
+  try {
+    const value = JSON.parse(json) as Partial<DocumentCard> | null
+    if (!value || typeof value !== 'object') return null
+    return {
+      title: typeof value.title === 'string' ? value.title : null,
+      subjects: Array.isArray(value.subjects) ? value.subjects.filter((s): s is string => typeof s === 'string') : [],
+      period: value.period && typeof value.period === 'object' ? value.period : null,
+      kind: typeof value.kind === 'string' ? value.kind : null,
+    }
+  } catch {
+    return null
   }
 }
 
@@ -324,8 +348,9 @@ export class KyselyKnowledgeBaseRepository implements KnowledgeBaseRepository {
     if (update.progressTotal !== undefined) changes.progress_total = update.progressTotal
     if (update.mimeType !== undefined) changes.mime_type = update.mimeType
     if (update.documentType !== undefined) changes.document_type = update.documentType
-    // A state change makes the document searchable or not: recorded before the row is locked.
-    if (update.state !== undefined) await recordIndexChanges(this.db, companyId, [id])
+    // A state change makes the document searchable or not, a card changes what it is about: recorded
+    // before the row is locked.
+    if (update.state !== undefined || update.card !== undefined) await recordIndexChanges(this.db, companyId, [id])
     let query = this.db.updateTable('kb_objects').set(changes)
     if (update.generatedDescription !== undefined) {
       // Decided on the row at write time: a description the user typed meanwhile is kept.
@@ -337,6 +362,13 @@ export class KyselyKnowledgeBaseRepository implements KnowledgeBaseRepository {
           .then(generated)
           .else(eb.ref('description'))
           .end(),
+      }))
+    }
+    if (update.card !== undefined) {
+      // Decided on the row at write time too: a card the user corrected meanwhile is kept.
+      const card = JSON.stringify(update.card)
+      query = query.set((eb) => ({
+        card: eb.case().when('card_type', '=', 'ai').then(card).else(eb.ref('card')).end(),
       }))
     }
     query = query.where('company_id', '=', companyId).where('id', '=', id).where('is_folder', '=', 0)

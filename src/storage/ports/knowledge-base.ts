@@ -1,4 +1,5 @@
 import type { Timestamp } from '../../lib/clock.js'
+import type { CardType, DocumentCard } from './document-card.js'
 
 export type EmbeddingState = 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'ERROR'
 export type LoaderType = 'STANDARD' | 'ADVANCED'
@@ -46,6 +47,9 @@ export interface DocumentRecord {
   readonly csvDelimiter: CsvDelimiter | null
   readonly imageMinSizeRatio: number | null
   readonly processing: ProcessingRecord
+  /** What the document is about; null until it is first processed. */
+  readonly card: DocumentCard | null
+  readonly cardType: CardType
   readonly createdAt: Timestamp
   readonly updatedAt: Timestamp
 }
@@ -80,6 +84,8 @@ export interface ProcessingUpdate {
   readonly documentType?: string
   /** Applied only while the document's description is generated (auto_description on, type `ai`). */
   readonly generatedDescription?: string
+  /** Applied only while the card is read from the document (card type `ai`): a user's correction is kept. */
+  readonly card?: DocumentCard
 }
 
 /**

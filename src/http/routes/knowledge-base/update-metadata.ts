@@ -15,7 +15,8 @@ export function updateMetadataRoute(app: FastifyInstance, ctx: AppContext): void
         summary: "Edit a document's options, description and tags",
         description:
           'A change of loader_type, csv_delimiter or image_min_size_ratio, or auto_description true, reprocesses ' +
-          'the document. `tags` replaces its tags. A folder id answers 400 not_a_file.',
+          'the document. `tags` replaces its tags. `document_card` (extension) corrects what the document is about; ' +
+          'it is re-indexed at once, not processed again. A folder id answers 400 not_a_file.',
         tags: ['knowledge-base'],
         security: BEARER,
         params: KbObjectParams,
@@ -33,6 +34,18 @@ export function updateMetadataRoute(app: FastifyInstance, ctx: AppContext): void
         csvDelimiter: body.csv_delimiter,
         imageMinSizeRatio: body.image_min_size_ratio,
         tags: body.tags,
+        card: body.document_card && {
+          title: body.document_card.title,
+          subjects: body.document_card.subjects,
+          kind: body.document_card.kind,
+          period: body.document_card.period && {
+            start: body.document_card.period.start,
+            end: body.document_card.period.end,
+            label: body.document_card.period.label,
+            fiscalYear: body.document_card.period.fiscal_year,
+            fiscalQuarter: body.document_card.period.fiscal_quarter,
+          },
+        },
       })
     },
   )
