@@ -104,7 +104,8 @@ export function maxScoreOf(weights: readonly number[]): number {
 /**
  * Ranks the chunks of `postings` by BM25 with the idf `weights` of `terms` (same order) given:
  * the scoring of rankBm25 when the document frequencies come from elsewhere (kept statistics).
- * `postings` must hold, for every chunk it names, all of that chunk's postings of `terms`.
+ * `postings` must hold, for every chunk it names, all of that chunk's postings of `terms`. A
+ * chunk's document boost (`boostOf`, none by default) is added after its contributions.
  */
 export function rankWithWeights(
   terms: readonly string[],
@@ -113,6 +114,7 @@ export function rankWithWeights(
   averageLengthOfCorpus: number,
   inScope: (documentId: string) => boolean,
   limit: number,
+  boostOf: (documentId: string) => number = () => 0,
 ): Bm25Ranking {
   const termIndex = new Map(terms.map((term, index) => [term, index]))
   const maxScore = maxScoreOf(weights)
@@ -138,6 +140,7 @@ export function rankWithWeights(
     contributions.sort((a, b) => a[0] - b[0])
     let score = 0
     for (const [, contribution] of contributions) score += contribution
+    score += boostOf(posting.documentId)
     ranked.push({ chunkId, documentId: posting.documentId, objectName: posting.objectName, idx: posting.idx, score })
   }
   ranked.sort(compareRanked)

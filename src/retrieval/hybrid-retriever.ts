@@ -1,5 +1,6 @@
 import type { ChunkVectorsRepository } from '../storage/ports/chunk-vectors.js'
 import type { SearchRepository } from '../storage/ports/search.js'
+import type { DocumentContextIndex } from './context/document-context.js'
 import { cosine, type Embedder } from './embeddings/types.js'
 import { RRF_K, reciprocalRankFusion } from './fusion.js'
 import { retrievedChunk } from './retrieved-chunk.js'
@@ -36,6 +37,10 @@ export class HybridRetriever implements ExplainingRetriever {
 
   async search(companyId: string, query: SearchQuery): Promise<RetrievedChunk[]> {
     return (await this.retrieve(companyId, query)).chunks
+  }
+
+  documentContext(companyId: string): Promise<DocumentContextIndex> {
+    return this.deps.lexical.documentContext(companyId)
   }
 
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {

@@ -8,6 +8,8 @@ import type {
 import { analyze, detectLanguage } from '../text/analysis.js'
 import { BM25_B, BM25_K1, compareRanked, idf, maxScoreOf, type RankedChunk, rankWithWeights, tfBound } from './bm25.js'
 import { refCode, refOfCode } from './chunk-ref.js'
+import { contextBoosts } from './context/boosts.js'
+import { DocumentContextIndex } from './context/document-context.js'
 import { retrievedChunk } from './retrieved-chunk.js'
 import type { AnalysedQuery, ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
@@ -124,6 +126,10 @@ export class LexicalRetriever implements ExplainingRetriever {
     return (await this.retrieve(companyId, query)).chunks
   }
 
+  async documentContext(companyId: string): Promise<DocumentContextIndex> {
+    return new DocumentContextIndex(await this.repository.documentContexts(companyId))
+  }
+
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {
     const repository = this.repository
     const documents = await repository.indexedDocuments(companyId)
@@ -144,6 +150,9 @@ export class LexicalRetriever implements ExplainingRetriever {
     const weights = terms.map((term) => idf(chunkCount, frequencies.get(term) ?? 0))
     const inScope = scope ? new Set(scope) : undefined
     const accept = (documentId: string) => !inScope || inScope.has(documentId)
+    const maxScore = maxScoreOf(weights)
+    const boosts = contextBoosts(await this.documentContext(companyId), { terms, scope })
+    const boostOf = (documentId: string) => boosts.get(documentId) ?? 0
 
     let ranked: RankedChunk[]
     let rows: Map<string, ChunkHitRecord>
@@ -154,7 +163,7 @@ export class LexicalRetriever implements ExplainingRetriever {
     ) {
       const ids = [...new Set(scoped.map((d) => d.documentId))]
       const postings = await repository.postingsOfDocuments(companyId, ids, terms)
-      ranked = rankWithWeights(terms, weights, postings, averageLength, accept, query.limit).ranked
+      ranked = rankWithWeights(terms, weights, postings, averageLength, accept, query.limit, boostOf).ranked
       rows = new Map(
         (
           await repository.chunksByIds(
@@ -167,12 +176,10 @@ export class LexicalRetriever implements ExplainingRetriever {
       const eligible = new Map(
         documents.filter((d) => d.searchable && accept(d.documentId)).map((d) => [d.documentKey, d.documentId]),
       )
-      const top = await this.topK(companyId, terms, weights, frequencies, averageLength, eligible, query.limit)
+      const top = await this.topK(companyId, terms, weights, frequencies, averageLength, eligible, query.limit, boostOf)
       ranked = top.ranked
       rows = new Map(top.rows.map((row) => [row.chunkId, row]))
     }
-    const maxScore = maxScoreOf(weights)
-
     const chunks: RetrievedChunk[] = []
     for (const entry of ranked) {
       const row = rows.get(entry.chunkId)
@@ -192,6 +199,8 @@ export class LexicalRetriever implements ExplainingRetriever {
    * contributions. Once the k-th best lower bound is above the first bound, only the chunks whose
    * upper bound reaches it can be in the top k: their missing postings are looked up and they are
    * ranked exactly (ties included), with contributions summed in term order as rankWithWeights does.
+   * A chunk's document boost is part of its score: of a chunk met, it is known; of one not met
+   * yet, at most the largest boost.
    */
   private async topK(
     companyId: string,
@@ -202,6 +211,7 @@ export class LexicalRetriever implements ExplainingRetriever {
     /** Document id by document key, of the documents whose chunks may rank. */
     eligible: ReadonlyMap<number, string>,
     limit: number,
+    boostOf: (documentId: string) => number,
   ): Promise<{ ranked: RankedChunk[]; rows: ChunkHitRecord[] }> {
     const lists: TermList[] = terms.map((term, index) => {
       const df = frequencies.get(term) ?? 0
@@ -212,6 +222,9 @@ export class LexicalRetriever implements ExplainingRetriever {
     const met = new Map<number, Float64Array>()
     const below = (x: number) => x * (1 - 1e-9)
     const above = (x: number) => x * (1 + 1e-9) + 1e-12
+    const boostOfCode = (code: number) => boostOf(eligible.get(refOfCode(code).documentKey) ?? '')
+    let maxBoost = 0
+    for (const id of new Set(eligible.values())) maxBoost = Math.max(maxBoost, boostOf(id))
 
     let candidates: number[] = []
     for (;;) {
@@ -219,20 +232,21 @@ export class LexicalRetriever implements ExplainingRetriever {
       const unseen = open.reduce((sum, list) => sum + list.weight * list.bound, 0)
       // k-th best lower bound (contributions known so far).
       const known: number[] = []
-      for (const contributions of met.values()) known.push(contributions.reduce((sum, c) => sum + c, 0))
+      for (const [code, contributions] of met)
+        known.push(contributions.reduce((sum, c) => sum + c, 0) + boostOfCode(code))
       const theta = known.length >= limit ? below(quickKth(known, limit)) : undefined
-      if (open.length === 0 || (theta !== undefined && theta > above(unseen))) {
-        const upper = (contributions: Float64Array) => {
+      if (open.length === 0 || (theta !== undefined && theta > above(unseen + maxBoost))) {
+        const upper = (code: number, contributions: Float64Array) => {
           let bound = 0
           for (const list of lists) {
             const c = contributions[list.index] ?? 0
             bound += c > 0 ? c : list.weight * list.bound
           }
-          return above(bound)
+          return above(bound + boostOfCode(code))
         }
         candidates = []
         for (const [code, contributions] of met) {
-          if (theta === undefined || upper(contributions) >= theta) candidates.push(code)
+          if (theta === undefined || upper(code, contributions) >= theta) candidates.push(code)
         }
         const rest = open.reduce((sum, list) => sum + list.remaining, 0)
         if (open.length === 0 || candidates.length * open.length * LOOKUP_COST <= rest) break
@@ -278,6 +292,7 @@ export class LexicalRetriever implements ExplainingRetriever {
     const scored = candidates.map((code) => {
       let score = 0
       for (const contribution of met.get(code) ?? []) if (contribution > 0) score += contribution
+      score += boostOfCode(code)
       return { code, score }
     })
     scored.sort((a, b) => b.score - a.score)

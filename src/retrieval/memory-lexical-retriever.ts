@@ -1,5 +1,7 @@
 import type { SearchRepository } from '../storage/ports/search.js'
 import { compareRanked, maxScoreOf, type RankedChunk } from './bm25.js'
+import { contextBoosts } from './context/boosts.js'
+import type { DocumentContextIndex } from './context/document-context.js'
 import { queryLanguage, queryTerms } from './lexical-retriever.js'
 import { IndexCache, type IndexCacheOptions } from './memory/index-cache.js'
 import { retrievedChunk } from './retrieved-chunk.js'
@@ -30,6 +32,11 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
     return (await this.retrieve(companyId, query)).chunks
   }
 
+  async documentContext(companyId: string): Promise<DocumentContextIndex> {
+    const index = await this.cache.get(companyId)
+    return index ? index.context() : this.deps.fallback.documentContext(companyId)
+  }
+
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {
     const index = await this.cache.get(companyId)
     if (!index) return this.deps.fallback.retrieve(companyId, query)
@@ -40,7 +47,8 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
     if (analysed.terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
       return { query: analysed, chunks: [] }
     }
-    const { weights, contenders } = index.score(analysed.terms, scope, query.limit)
+    const boosts = contextBoosts(index.context(), { terms: analysed.terms, scope })
+    const { weights, contenders } = index.score(analysed.terms, scope, query.limit, boosts)
     const rows = new Map(
       (
         await this.deps.repository.chunksByIds(

@@ -1,3 +1,5 @@
+import type { DocumentContextIndex } from './context/document-context.js'
+
 /**
  * The contract between retrieval (scope + ranking, src/retrieval) and its users: the search
  * extension endpoint and the conversation pipeline (src/answering).
@@ -67,4 +69,6 @@ export interface RetrievalResult {
 /** A Retriever that can also say how it read the query (the search extension echoes it). */
 export interface ExplainingRetriever extends Retriever {
   retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult>
+  /** The context (card, path) of the company's searchable documents that its rankings use. */
+  documentContext(companyId: string): Promise<DocumentContextIndex>
 }

@@ -114,7 +114,7 @@ describe('in-memory company index', () => {
         batchChunks.push(...fresh.chunks)
         batchPostings.push(...fresh.postings)
       }
-      index.apply({ documentIds: changed, chunks: batchChunks, postings: batchPostings })
+      index.apply({ documentIds: changed, chunks: batchChunks, postings: batchPostings, contexts: [] })
       expect(index.chunkCount).toBe([...current.values()].reduce((sum, v) => sum + v.chunks.length, 0))
 
       if (round % 10 !== 9) continue
@@ -151,13 +151,14 @@ describe('in-memory company index', () => {
       documentIds: ['a', 'b'],
       chunks: [chunk('a', 0, 'en', 10), chunk('a', 1, 'en', 20), chunk('b', 0, 'fr', 5)],
       postings: [{ documentKey: keyOf('a'), chunkIdx: 0, term: 'x', tf: 1 }],
+      contexts: [],
     })
     expect(index.corpus()).toEqual([
       { language: 'en', chunkCount: 2, totalTerms: 30 },
       { language: 'fr', chunkCount: 1, totalTerms: 5 },
     ])
     // b removed (no chunks in its batch), a replaced.
-    index.apply({ documentIds: ['a', 'b'], chunks: [chunk('a', 2, 'en', 7)], postings: [] })
+    index.apply({ documentIds: ['a', 'b'], chunks: [chunk('a', 2, 'en', 7)], postings: [], contexts: [] })
     expect(index.corpus()).toEqual([{ language: 'en', chunkCount: 1, totalTerms: 7 }])
     expect(index.score(['x'], null, 10).contenders).toEqual([])
   })

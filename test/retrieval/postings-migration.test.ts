@@ -21,7 +21,7 @@ const QUERIES = ['compiler machine code', 'memory of processes', 'sorting number
 
 /**
  * Puts a store back in the layout before migration 0008 (migrations 0002 and 0006): postings in
- * `chunk_terms`, keyed by text ids, and neither 0008 nor 0009 applied.
+ * `chunk_terms`, keyed by text ids, and none of 0008, 0009 and 0010 applied.
  */
 async function toTextKeyedLayout(handle: DatabaseHandle): Promise<void> {
   const db = handle.db
@@ -57,7 +57,12 @@ async function toTextKeyedLayout(handle: DatabaseHandle): Promise<void> {
   await sql`drop table posting_blocks`.execute(db)
   await sql`drop table index_document_keys`.execute(db)
   await sql`drop table index_companies`.execute(db)
-  await sql`delete from lantern_migrations where name in ('0008-integer-index-keys', '0009-posting-blocks')`.execute(db)
+  // Later migrations are undone too (kysely applies them in order only): 0010's card columns.
+  await sql`alter table kb_objects drop column card`.execute(db)
+  await sql`alter table kb_objects drop column card_type`.execute(db)
+  await sql`delete from lantern_migrations where name in ('0008-integer-index-keys', '0009-posting-blocks', '0010-document-cards')`.execute(
+    db,
+  )
 }
 
 // A store written before migration 0008 keeps every posting and answers every query as before,
@@ -117,7 +122,11 @@ describe.each(storeModes())('migrations 0008 and 0009: postings keyed by integer
     expect(before.hits.filter((list) => list.length > 0).length).toBeGreaterThanOrEqual(QUERIES.length + 1)
 
     await toTextKeyedLayout(handle)
-    expect(await migrateToLatest(handle.db, handle.dialect)).toEqual(['0008-integer-index-keys', '0009-posting-blocks'])
+    expect(await migrateToLatest(handle.db, handle.dialect)).toEqual([
+      '0008-integer-index-keys',
+      '0009-posting-blocks',
+      '0010-document-cards',
+    ])
     expect(await snapshot()).toEqual(before)
 
     // Keys go on from the migrated ones: a new document gets its own and is searchable.

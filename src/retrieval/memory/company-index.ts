@@ -1,6 +1,7 @@
-import type { ChunkPosting, IndexedChunk, LanguageStats } from '../../storage/ports/search.js'
+import type { ChunkPosting, DocumentContextRecord, IndexedChunk, LanguageStats } from '../../storage/ports/search.js'
 import { BM25_B, BM25_K1, idf } from '../bm25.js'
 import { refCode } from '../chunk-ref.js'
+import { DocumentContextIndex } from '../context/document-context.js'
 import { mergeSegments, type Segment, SegmentBuilder } from './segment.js'
 
 /** A document's chunks in the index: a run of consecutive chunk ordinals. */
@@ -20,6 +21,8 @@ export interface DocumentBatch {
   readonly documentIds: readonly string[]
   readonly chunks: readonly IndexedChunk[]
   readonly postings: readonly ChunkPosting[]
+  /** The context (path, card, language) of the batch's documents that are searchable. */
+  readonly contexts: readonly DocumentContextRecord[]
 }
 
 /** A scored chunk of the in-memory index. */
@@ -68,6 +71,9 @@ export class CompanyIndex {
   private normsAverage = 0
   private normsCount = 0
   private bytesEstimate = 0
+  private readonly contexts = new Map<string, DocumentContextRecord>()
+  /** Built from `contexts` when first asked for after a change. */
+  private contextIndex: DocumentContextIndex | undefined
 
   /** The change version the index reflects. */
   version: number
@@ -99,6 +105,7 @@ export class CompanyIndex {
    */
   apply(batch: DocumentBatch): void {
     for (const id of batch.documentIds) this.remove(id)
+    this.setContexts(batch.documentIds, batch.contexts)
     const { byChunk, added } = this.addChunks(batch.chunks)
     const builder = new SegmentBuilder()
     for (const posting of batch.postings) {
@@ -153,6 +160,23 @@ export class CompanyIndex {
       added.push(entry)
     }
     return { byChunk, added }
+  }
+
+  /** Replaces the context of the documents `documentIds` by `contexts` (those without one have none). */
+  setContexts(documentIds: readonly string[], contexts: readonly DocumentContextRecord[]): void {
+    for (const id of documentIds) this.contexts.delete(id)
+    for (const record of contexts) this.contexts.set(record.documentId, record)
+    this.contextIndex = undefined
+  }
+
+  /** The context index of the searchable documents, as of the last change. */
+  context(): DocumentContextIndex {
+    if (!this.contextIndex) {
+      const records = [...this.contexts.values()].filter((record) => this.documents.has(record.documentId))
+      records.sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0))
+      this.contextIndex = new DocumentContextIndex(records)
+    }
+    return this.contextIndex
   }
 
   /** Adds the segment holding the postings of the `added` documents' chunks, then compacts. */
@@ -291,10 +315,16 @@ export class CompanyIndex {
 
   /**
    * BM25 of every chunk of the scope for the distinct `terms` (statistics over all searchable
-   * chunks, as the exhaustive scorer), and the chunks that can be in the top `limit`. `scope`
-   * null is every document.
+   * chunks, as the exhaustive scorer), plus its document's boost for the chunks that match at all
+   * (`boosts`, by document id), and the chunks that can be in the top `limit`.
+   * `scope` null is every document.
    */
-  score(terms: readonly string[], scope: readonly string[] | null, limit: number): IndexScoring {
+  score(
+    terms: readonly string[],
+    scope: readonly string[] | null,
+    limit: number,
+    boosts?: ReadonlyMap<string, number>,
+  ): IndexScoring {
     const chunkCount = this.liveChunks
     const averageLength = chunkCount > 0 ? this.totalTerms / chunkCount : 0
     const norms = this.normsFor(averageLength > 0 ? averageLength : 1)
@@ -352,6 +382,18 @@ export class CompanyIndex {
       }
     }
     // Every contribution is positive: the chunks met are those with a score above 0.
+    if (boosts && boosts.size > 0) {
+      const byDocument = new Float64Array(this.documentIds.length)
+      for (const [id, boost] of boosts) {
+        const entry = this.documents.get(id)
+        if (entry) byDocument[entry.ordinal] = boost
+      }
+      const chunkDocument = this.chunkDocument
+      for (let ordinal = 0; ordinal < this.ordinals; ordinal++) {
+        const score = scores[ordinal] as number
+        if (score !== 0) scores[ordinal] = score + (byDocument[chunkDocument[ordinal] as number] as number)
+      }
+    }
     const cut = kthLargest(scores, this.ordinals, limit)
     const contenders: ScoredChunk[] = []
     const chunkDocument = this.chunkDocument

@@ -176,6 +176,7 @@ export class IndexCache {
     const chunks = await this.repository.searchableChunks(companyId, searchable)
     await new Promise((resolve) => setImmediate(resolve))
     const { byChunk, added } = index.addChunks(chunks)
+    index.setContexts(searchable, await this.repository.documentContexts(companyId, searchable))
     const builder = new TermRunBuilder(postings)
     let from: string | null = null
     for (;;) {
@@ -212,7 +213,8 @@ export class IndexCache {
       const ids = documentIds.slice(start, start + 200)
       const chunks = await this.repository.searchableChunks(companyId, ids)
       const postings = chunks.length > 0 ? await this.repository.searchablePostings(companyId, ids) : []
-      batches.push({ documentIds: ids, chunks, postings })
+      const contexts = chunks.length > 0 ? await this.repository.documentContexts(companyId, ids) : []
+      batches.push({ documentIds: ids, chunks, postings, contexts })
     }
     return batches
   }

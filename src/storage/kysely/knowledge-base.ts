@@ -9,7 +9,6 @@ import {
   type Updateable,
 } from 'kysely'
 import { translateUnique } from '../errors.js'
-import type { DocumentCard } from '../ports/document-card.js'
 import type {
   CsvDelimiter,
   DocumentRecord,
@@ -24,6 +23,7 @@ import type {
 } from '../ports/knowledge-base.js'
 import type { Database, KbObjectsTable } from '../schema.js'
 import { fromFlag, toFlag } from './booleans.js'
+import { parseCard } from './cards.js'
 import { recordIndexChanges } from './index-changes.js'
 import { containsPattern } from './like.js'
 
@@ -138,23 +138,6 @@ function toDocument(row: Selectable<KbObjectsTable>): DocumentRecord {
     cardType: row.card_type === 'manual' ? 'manual' : 'ai',
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-  }
-}
-
-/** A stored card; a value that is not one (hand-edited row, older shape) reads as no card rather than failing the read. */
-export function parseCard(json: string | null): DocumentCard | null {
-  if (json === null) return null
-  try {
-    const value = JSON.parse(json) as Partial<DocumentCard> | null
-    if (!value || typeof value !== 'object') return null
-    return {
-      title: typeof value.title === 'string' ? value.title : null,
-      subjects: Array.isArray(value.subjects) ? value.subjects.filter((s): s is string => typeof s === 'string') : [],
-      period: value.period && typeof value.period === 'object' ? value.period : null,
-      kind: typeof value.kind === 'string' ? value.kind : null,
-    }
-  } catch {
-    return null
   }
 }
 

@@ -3,6 +3,7 @@ import type {
   ChunkHitRecord,
   ChunkPosting,
   ChunkRef,
+  DocumentContextRecord,
   DocumentSelection,
   ImpactCursor,
   ImpactPage,
@@ -16,6 +17,7 @@ import type {
 } from '../ports/search.js'
 import type { Database } from '../schema.js'
 import { batches } from './batches.js'
+import { parseCard } from './cards.js'
 import { companyKeyQuery, documentIdQuery } from './index-keys.js'
 import { decodeBlock } from './posting-blocks.js'
 
@@ -415,6 +417,43 @@ export class KyselySearchRepository implements SearchRepository {
       }
     }
     return result
+  }
+
+  async documentContexts(companyId: string, documentIds?: readonly string[]): Promise<DocumentContextRecord[]> {
+    const read = async (ids: readonly string[] | undefined) => {
+      let query = this.db
+        .selectFrom('kb_objects as d')
+        .innerJoin('index_documents as s', (join) =>
+          join.onRef('s.document_id', '=', 'd.id').on('s.company_id', '=', companyId),
+        )
+        .select(['d.id', 'd.object_name', 'd.card', 's.language', 's.chunk_count'])
+        .where('d.company_id', '=', companyId)
+        .where('d.is_folder', '=', 0)
+        .where('d.embedding_state', '=', PROCESSED)
+      if (ids) query = query.where('d.id', 'in', [...ids])
+      return query.execute()
+    }
+    const rows =
+      documentIds === undefined
+        ? await read(undefined)
+        : (await Promise.all(batches([...new Set(documentIds)], ID_BATCH).map((ids) => read(ids)))).flat()
+    // One row per document and language: the document's language is the one of most of its chunks.
+    const byDocument = new Map<string, { row: (typeof rows)[number]; chunks: number }>()
+    for (const row of rows) {
+      const known = byDocument.get(row.id)
+      const chunks = Number(row.chunk_count)
+      if (!known || chunks > known.chunks || (chunks === known.chunks && row.language < known.row.language)) {
+        byDocument.set(row.id, { row, chunks })
+      }
+    }
+    return [...byDocument.values()]
+      .map(({ row }) => ({
+        documentId: row.id,
+        objectName: row.object_name,
+        card: parseCard(row.card),
+        language: row.language,
+      }))
+      .sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0))
   }
 }
 

@@ -1,3 +1,5 @@
+import type { DocumentCard } from './document-card.js'
+
 /**
  * What retrieval reads: document scopes and the lexical index statistics. Every read is limited to
  * one company and to its PROCESSED documents (a document being processed again, failed or deleted
@@ -120,6 +122,16 @@ export interface ChunkPosting extends ChunkRef {
   readonly tf: number
 }
 
+/** What retrieval knows of a searchable document besides its chunks: where it is and what it is about. */
+export interface DocumentContextRecord {
+  readonly documentId: string
+  /** `/reports/2023 Q3 ACME.pdf` */
+  readonly objectName: string
+  readonly card: DocumentCard | null
+  /** The language most of its chunks are analysed in. */
+  readonly language: string
+}
+
 export interface SearchRepository {
   /** Ids of the PROCESSED documents of the company that the selection names, sorted. */
   processedDocumentIds(companyId: string, selection: DocumentSelection): Promise<string[]>
@@ -174,4 +186,9 @@ export interface SearchRepository {
   postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<TermPage>
   /** Every posting of the chunks of those of these documents that are PROCESSED, in no particular order. */
   searchablePostings(companyId: string, documentIds: readonly string[]): Promise<ChunkPosting[]>
+  /**
+   * The PROCESSED documents of the company that have chunks, with their path, card and language:
+   * all of them, or those among `documentIds`.
+   */
+  documentContexts(companyId: string, documentIds?: readonly string[]): Promise<DocumentContextRecord[]>
 }

@@ -1,0 +1,95 @@
+import type { DocumentContextRecord } from '../../storage/ports/search.js'
+import { analyze, analyzeTokens } from '../../text/analysis.js'
+
+/** Where a context term comes from; a term in several fields counts once, with its best weight. */
+export type ContextField = 'subject' | 'name' | 'title' | 'kind'
+
+/**
+ * How much a match in each field says about the document. Who it is about and what its file or
+ * folder is called identify it; a title or a kind also describes documents of other subjects.
+ */
+export const FIELD_WEIGHTS: Readonly<Record<ContextField, number>> = { subject: 1, name: 1, title: 0.5, kind: 0.5 }
+
+/**
+ * Words of legal forms and articles: every organisation's name may carry them, so they identify
+ * none (and "the company" in a question must not point at the one subject called "… Company").
+ */
+const LEGAL_FORMS = new Set([
+  'the',
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'companies',
+  'ltd',
+  'limited',
+  'llc',
+  'plc',
+  'lp',
+  'llp',
+  'sa',
+  'ag',
+  'gmbh',
+  'nv',
+  'bv',
+  'se',
+  'spa',
+  'srl',
+  'sas',
+  'sarl',
+  'kg',
+  'group',
+  'holding',
+  'holdings',
+])
+
+/** Longest name whose words are also indexed joined (`Foot Locker` → `footlocker`): people write names both ways. */
+const MAX_JOINED_WORDS = 3
+
+/** The terms of a subject: its words without legal forms, and those words joined when they are a short name. */
+function subjectTerms(subject: string, language: string): string[] {
+  const tokens = analyzeTokens(subject, language).filter((token) => !LEGAL_FORMS.has(token.surface.toLowerCase()))
+  const terms = tokens.map((token) => token.term)
+  const words = [...new Set(tokens.map((token) => token.position))].map(
+    (position) => tokens.find((token) => token.position === position)?.surface ?? '',
+  )
+  if (words.length >= 2 && words.length <= MAX_JOINED_WORDS) terms.push(...analyze(words.join(''), language))
+  return terms
+}
+
+/** A file name or folder path as words: extension dropped, separators as spaces. */
+export function pathWords(objectName: string): { filename: string; folders: string } {
+  const cut = objectName.lastIndexOf('/')
+  const filename = objectName
+    .slice(cut + 1)
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[_\-.+]+/g, ' ')
+  const folders = objectName
+    .slice(0, cut + 1)
+    .split('/')
+    .join(' ')
+  return { filename, folders }
+}
+
+/**
+ * The context terms of a document with the weight of the field they identify it by: its card's
+ * subjects, title and kind, its file name and folders, analysed in the document's language.
+ */
+export function contextTerms(record: DocumentContextRecord): Map<string, number> {
+  const terms = new Map<string, number>()
+  const add = (field: ContextField, list: readonly string[]) => {
+    const weight = FIELD_WEIGHTS[field]
+    for (const term of list) terms.set(term, Math.max(terms.get(term) ?? 0, weight))
+  }
+  const { language, card } = record
+  const { filename, folders } = pathWords(record.objectName)
+  add('name', analyze(`${filename}\n${folders}`, language))
+  if (card) {
+    for (const subject of card.subjects) add('subject', subjectTerms(subject, language))
+    if (card.title) add('title', analyze(card.title, language))
+    if (card.kind) add('kind', analyze(card.kind, language))
+  }
+  return terms
+}
