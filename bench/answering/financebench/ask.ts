@@ -13,6 +13,8 @@ export interface SearchOutcome {
 export interface Outcome {
   readonly id: string
   readonly company: string
+  /** The question's document (upstream name, whatever name it was uploaded under). */
+  readonly docName: string
   readonly split: Split
   readonly type: string
   /** A source is the question's document (by document id, whatever name it was uploaded under). */
@@ -29,6 +31,8 @@ export interface Outcome {
   readonly validatedAutodocs: boolean | null
   /** Automatic selection's `documents_filtered` holds the question's document. */
   readonly filteredHasDoc: boolean
+  /** `doc_name` of each document automatic selection chose. */
+  readonly filtered: readonly string[]
   /** Undefined when the run does not measure it. */
   readonly search: SearchOutcome | undefined
   /** `doc_name p.N` of each source. */
@@ -73,6 +77,7 @@ export async function askQuestion(question: Question, context: AskContext): Prom
   const base = {
     id: question.financebench_id,
     company: question.company,
+    docName: question.doc_name,
     split: splitOf(question.company),
     type: question.question_type,
   }
@@ -95,6 +100,7 @@ export async function askQuestion(question: Question, context: AskContext): Prom
       ms,
       validatedAutodocs: answer.validated_autodocs,
       filteredHasDoc: documentId !== undefined && answer.documents_filtered.includes(documentId),
+      filtered: answer.documents_filtered.map((id) => docNameOf.get(id) ?? id),
       search: await searchOutcome(question, context, documentId),
       sources: answer.sources.map(
         (source) => `${docNameOf.get(source.id) ?? source.object_name} p.${source.page_number}`,
@@ -113,6 +119,7 @@ export async function askQuestion(question: Question, context: AskContext): Prom
       ms: performance.now() - t0,
       validatedAutodocs: null,
       filteredHasDoc: false,
+      filtered: [],
       search: undefined,
       sources: [],
       answer: '',
