@@ -101,15 +101,25 @@ function settingsFrom(common: CommonOptions, values: Values): Settings {
   }
 }
 
-/** The knowledge bases the runs need, each holding `documents` (less the excluded companies'). */
-function knowledgeBasePlans(settings: Settings, set: FinancebenchSet, documents: string[]): KnowledgeBasePlan[] {
+/**
+ * The knowledge bases the runs need, each holding `documents` (less the excluded companies'); an
+ * abstention knowledge base only when some question's company is left out of it.
+ */
+function knowledgeBasePlans(
+  settings: Settings,
+  set: FinancebenchSet,
+  questions: readonly Question[],
+  documents: string[],
+): KnowledgeBasePlan[] {
   const plans: KnowledgeBasePlan[] = []
   if (settings.runs.includes('answers') || settings.runs.includes('selection')) {
     for (const layout of settings.layouts) plans.push(layoutPlan(layout, layout, documents, set.companyOf))
   }
   if (settings.runs.includes('abstention')) {
     // Groups over every company of the set, so that a company's group does not depend on --limit.
+    const asked = new Set(questions.map((q) => q.company))
     for (const [i, group] of abstentionGroups(set.companyOf.values(), ABSTENTION_GROUPS).entries()) {
+      if (!group.some((company) => asked.has(company))) continue
       plans.push(layoutPlan(`abstention-${i + 1}`, 'opaque', documents, set.companyOf, group))
     }
   }
@@ -168,7 +178,7 @@ async function main(): Promise<void> {
   // The whole set's PDFs, unless --limit asks for a quick run: then only the questions' own.
   const documents =
     settings.limit === undefined ? [...set.companyOf.keys()] : [...new Set(questions.map((q) => q.doc_name))]
-  const plans = knowledgeBasePlans(settings, set, documents)
+  const plans = knowledgeBasePlans(settings, set, questions, documents)
   const host = machine()
   const loadAtStart = load()
   const counts = SPLITS.map((split) => `${split} ${questions.filter((q) => splitOf(q.company) === split).length}`)

@@ -67,8 +67,8 @@ async function tenantFor(
 /**
  * Makes every planned knowledge base ready: creates the tenants the manifest lacks (`lantern
  * admin company create`), uploads the PDFs not uploaded yet (all tenants' uploads first, so the
- * service's workers never wait), records each in the manifest, then waits until every PDF of every
- * plan is processed (or failed). A reused folder whose PDFs are all there costs one status read
+ * service's workers never wait), records each in the manifest, then waits until every PDF the tenants
+ * hold is processed (or failed). A reused folder whose PDFs are all there costs one status read
  * per PDF.
  */
 export async function fillKnowledgeBases(
@@ -94,7 +94,7 @@ export async function fillKnowledgeBases(
       loaderType: options.loader,
     })
     const tenant = tenants[i] as ManifestTenant
-    Object.assign(tenant.documents, { [docName]: { id, objectName } })
+    tenant.documents[docName] = { id, objectName }
     writeManifest(server.dataDir, manifest)
   })
 
