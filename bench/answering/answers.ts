@@ -1,243 +1,319 @@
 /**
- * Answers on the financebench subset: each question is sent to a new chat (default bot, whole
- * knowledge base) and scored on (a) whether the sources include the evidence document and page and
- * (b) whether the answer text contains the gold figure or phrase. Offline answerer always; the same
- * with an LLM when LANTERN_LLM_BASE_URL is set. Usage: npm run bench:answers -- [--help]
+ * Answers on the financebench subset (docs/benchmarks.md "Answers (financebench)"): the PDFs are
+ * uploaded under opaque names and again one folder per company, each question is asked in its own
+ * chat, and every run reports the right document and evidence page in the sources, the gold figure
+ * in the answer, "not found", and send-message times, for the held-out companies, the tune
+ * companies and all. Usage: npm run bench:answers -- [--help]
  */
-import { readdirSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BenchApi } from '../support/api.js'
-import { ChatApi, pool, quantile } from '../support/chat-api.js'
 import { requireData } from '../support/data.js'
-import { coversPage, type GoldKind, matchesGold } from '../support/gold.js'
-import { readJsonl } from '../support/ir-metrics.js'
-import { COMMON_USAGE, type CommonOptions, parseOptions } from '../support/options.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { COMMON_USAGE, type CommonOptions, parseOptions, type Values } from '../support/options.js'
+import { load, machine, machineLine, round, saveResults } from '../support/report.js'
 import { BenchServer } from '../support/server.js'
-import { track, waitForAll } from '../support/wait.js'
+import { type FinancebenchSet, loadSet, type Question, SPLITS, splitOf } from './financebench/dataset.js'
+import { fillKnowledgeBases, type KnowledgeBase } from './financebench/knowledge-bases.js'
+import {
+  ABSTENTION_GROUPS,
+  abstentionGroups,
+  type KnowledgeBasePlan,
+  LAYOUTS,
+  type Layout,
+  layoutPlan,
+  OPAQUE_SEED,
+} from './financebench/layouts.js'
+import { type Manifest, readManifest, writeManifest } from './financebench/manifest.js'
+import { askRuns } from './financebench/runs.js'
+import {
+  abstentionTable,
+  answersTable,
+  RUNS,
+  type Run,
+  type RunResult,
+  selectionTable,
+  targetsTable,
+  typesTable,
+} from './financebench/summary.js'
 
 const USAGE = `npm run bench:answers -- [options]
 
-Uploads the financebench PDFs the questions need, then asks each of the 100 questions in its own chat.
-  --limit N              only the first N questions (and their PDFs)
+Uploads the financebench PDFs into tenants of one service and asks each question in its own chat.
+  --layouts LIST         comma-separated: opaque (/filings/filing-NNN.pdf, seeded shuffle), folders
+                         (/<company>/<doc_name>.pdf); default opaque,folders
+  --runs LIST            comma-separated: answers (default bot), selection (a bot with
+                         auto_document_selector "always"), abstention (knowledge bases lacking the
+                         question's company, opaque names); default answers,selection,abstention
+  --questions SET        tune | held-out | all (default all): the companies whose questions are asked
+  --limit N              only the first N of those questions, and only their PDFs are uploaded
   --concurrency N        uploads in flight (default 4)
+  --show-held-out        also write the per-question details of held-out questions
+  --reuse DIR            start the service on DIR, a data folder kept by an earlier run (--keep):
+                         its tenants and processed PDFs are reused, only missing ones are uploaded
+                         (the chunks are those of the earlier run's ingestion code)
 ${COMMON_USAGE}
-An LLM run is added when LANTERN_LLM_BASE_URL (and _API_KEY, _MODEL) are set in the environment.`
+An LLM answers run is added when LANTERN_LLM_BASE_URL (and _API_KEY, _MODEL) are set in the environment.`
 
-interface Question {
-  readonly financebench_id: string
-  readonly doc_name: string
-  readonly question_type: string
-  readonly question: string
-  readonly answer: string
-  readonly evidence: ReadonlyArray<{ readonly doc_name: string; readonly evidence_page_num: number }>
+interface Settings {
+  readonly common: CommonOptions
+  readonly layouts: readonly Layout[]
+  readonly runs: readonly Run[]
+  readonly questionSet: 'tune' | 'held-out' | 'all'
+  readonly limit: number | undefined
+  readonly concurrency: number
+  readonly showHeldOut: boolean
+  readonly reuse: string | undefined
 }
 
-interface Outcome {
-  readonly id: string
-  readonly type: string
-  readonly docHit: boolean
-  readonly pageHit: boolean
-  readonly goldKind: GoldKind
-  readonly goldHit: boolean
-  /** The same question through the search extension (limit 10): evidence document / page in the hits. */
-  readonly searchDocHit: boolean
-  readonly searchPageHit: boolean
-  readonly notFound: boolean
-  readonly ms: number
-  readonly sources: string[]
-  readonly answer: string
-  readonly error?: string
+function list<T extends string>(name: string, raw: unknown, allowed: readonly T[]): T[] {
+  const items = String(raw)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+  for (const item of items) {
+    if (!allowed.includes(item as T)) throw new Error(`--${name}: "${item}" is not one of ${allowed.join(', ')}`)
+  }
+  return allowed.filter((item) => items.includes(item))
 }
 
-interface ModeResult {
-  readonly mode: string
-  readonly outcomes: Outcome[]
-  readonly ingestSeconds: number
-  readonly chunks: number
-  readonly failedDocs: string[]
-}
-
-async function run(
-  mode: string,
-  env: Record<string, string>,
-  questions: readonly Question[],
-  pdfDir: string,
-  common: CommonOptions,
-  concurrency: number,
-): Promise<ModeResult> {
-  const server = await BenchServer.start({
-    runtime: common.runtime,
-    workers: common.workers,
-    keep: common.keep,
-    logLevel: 'warn',
-    env,
-  })
+function settingsFrom(common: CommonOptions, values: Values): Settings {
   try {
-    const credentials = await server.credentials()
-    const api = await ChatApi.connect(server.origin, credentials)
-    const status = await BenchApi.connect(server.origin, credentials)
-    const names = [...new Set(questions.map((q) => q.doc_name))].sort()
-    const started = Date.now()
-    const ids = await pool(names, concurrency, (name) =>
-      status.upload(join(pdfDir, `${name}.pdf`), `${name}.pdf`, { path: '/', loaderType: common.loader }),
-    )
-    const docs = ids.map((id) => track(id))
-    let lastPrint = 0
-    await waitForAll(status, docs, {
-      timeoutMs: common.timeoutMs,
-      stuckAfterMs: 600_000 + 60_000,
-      pollMs: 1000,
-      onRound: (done, total) => {
-        if (Date.now() - lastPrint < 15_000) return
-        lastPrint = Date.now()
-        console.log(`  ${mode}: ${done}/${total} PDFs processed after ${round((Date.now() - started) / 1000)} s`)
-      },
-      abort: () => (server.running ? undefined : `the server exited (code ${server.exitCode})`),
-    })
-    const ingestSeconds = (Date.now() - started) / 1000
-    const failedDocs = docs.flatMap((doc, i) =>
-      doc.outcome === 'PROCESSED' ? [] : [`${names[i]}: ${doc.outcome} ${doc.last?.error_details ?? doc.note}`],
-    )
-    const chunks = docs.reduce((sum, doc) => sum + (doc.last?.chunk_count ?? 0), 0)
-    console.log(
-      `  ${mode}: ${docs.length - failedDocs.length}/${docs.length} PDFs, ${chunks} chunks in ${round(ingestSeconds)} s; asking ${questions.length} questions`,
-    )
-    const outcomes: Outcome[] = []
-    for (const q of questions) {
-      const pages = q.evidence.filter((e) => e.doc_name === q.doc_name).map((e) => e.evidence_page_num + 1)
-      const t0 = performance.now()
-      try {
-        const chatId = await api.createChat(q.financebench_id)
-        const answer = await api.send(chatId, q.question)
-        const ms = performance.now() - t0
-        const fromDoc = answer.sources.filter((s) => s.object_name.endsWith(`${q.doc_name}.pdf`))
-        const gold = matchesGold(answer.text, q.answer)
-        const { hits } = await api.search(q.question, 10)
-        const hitsFromDoc = hits.filter((h) => h.object_name.endsWith(`${q.doc_name}.pdf`))
-        outcomes.push({
-          id: q.financebench_id,
-          type: q.question_type,
-          docHit: fromDoc.length > 0,
-          pageHit: fromDoc.some((s) => pages.some((page) => coversPage(s.page_number, page))),
-          goldKind: gold.kind,
-          goldHit: gold.hit,
-          searchDocHit: hitsFromDoc.length > 0,
-          searchPageHit: hitsFromDoc.some((h) => pages.some((page) => coversPage(h.page_number, page))),
-          notFound: answer.sources.length === 0,
-          ms,
-          sources: answer.sources.map((s) => `${s.filename} p.${s.page_number}`),
-          answer: answer.text,
-        })
-      } catch (error) {
-        outcomes.push({
-          id: q.financebench_id,
-          type: q.question_type,
-          docHit: false,
-          pageHit: false,
-          goldKind: matchesGold('', q.answer).kind,
-          goldHit: false,
-          searchDocHit: false,
-          searchPageHit: false,
-          notFound: true,
-          ms: performance.now() - t0,
-          sources: [],
-          answer: '',
-          error: (error as Error).message.slice(0, 300),
-        })
-      }
+    const questionSet = String(values.questions)
+    if (questionSet !== 'tune' && questionSet !== 'held-out' && questionSet !== 'all') {
+      throw new Error(`--questions must be tune, held-out or all, got "${questionSet}"`)
     }
-    return { mode, outcomes, ingestSeconds, chunks, failedDocs }
-  } finally {
-    await server.stop()
+    const limit = values.limit === undefined ? undefined : Number(values.limit)
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+      throw new Error('--limit must be a positive integer')
+    return {
+      common,
+      layouts: list('layouts', values.layouts, LAYOUTS),
+      runs: list('runs', values.runs, RUNS),
+      questionSet,
+      limit,
+      concurrency: Number(values.concurrency),
+      showHeldOut: Boolean(values['show-held-out']),
+      reuse: values.reuse === undefined ? undefined : String(values.reuse),
+    }
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`)
+    process.exit(2)
   }
 }
 
-const pct = (part: number, whole: number) => (whole > 0 ? `${round((100 * part) / whole, 1)}%` : '-')
-
-function rows(result: ModeResult): Array<Array<string | number>> {
-  const groups: Array<[string, Outcome[]]> = [['all', result.outcomes]]
-  for (const type of [...new Set(result.outcomes.map((o) => o.type))].sort()) {
-    groups.push([type, result.outcomes.filter((o) => o.type === type)])
+/**
+ * The knowledge bases the runs need, each holding `documents` (less the excluded companies'); an
+ * abstention knowledge base only when some question's company is left out of it.
+ */
+function knowledgeBasePlans(
+  settings: Settings,
+  set: FinancebenchSet,
+  questions: readonly Question[],
+  documents: string[],
+): KnowledgeBasePlan[] {
+  const plans: KnowledgeBasePlan[] = []
+  if (settings.runs.includes('answers') || settings.runs.includes('selection')) {
+    for (const layout of settings.layouts) plans.push(layoutPlan(layout, layout, documents, set.companyOf))
   }
-  return groups.map(([label, list]) => [
-    `${result.mode}: ${label}`,
-    list.length,
-    pct(list.filter((o) => o.docHit).length, list.length),
-    pct(list.filter((o) => o.pageHit).length, list.length),
-    pct(list.filter((o) => o.goldHit).length, list.length),
-    pct(list.filter((o) => o.notFound).length, list.length),
-    pct(list.filter((o) => o.searchDocHit).length, list.length),
-    pct(list.filter((o) => o.searchPageHit).length, list.length),
-    round(
-      quantile(
-        list.map((o) => o.ms),
-        0.5,
-      ),
-    ),
-  ])
+  if (settings.runs.includes('abstention')) {
+    // Groups over every company of the set, so that a company's group does not depend on --limit.
+    const asked = new Set(questions.map((q) => q.company))
+    for (const [i, group] of abstentionGroups(set.companyOf.values(), ABSTENTION_GROUPS).entries()) {
+      if (!group.some((company) => asked.has(company))) continue
+      plans.push(layoutPlan(`abstention-${i + 1}`, 'opaque', documents, set.companyOf, group))
+    }
+  }
+  return plans
+}
+
+function llmEnv(): { label: string; env: Record<string, string> } | undefined {
+  if (!process.env.LANTERN_LLM_BASE_URL?.trim()) return undefined
+  const env: Record<string, string> = {}
+  for (const name of ['LANTERN_LLM_BASE_URL', 'LANTERN_LLM_API_KEY', 'LANTERN_LLM_MODEL']) {
+    const value = process.env[name]
+    if (value) env[name] = value
+  }
+  return { label: `llm (${process.env.LANTERN_LLM_MODEL ?? 'default model'})`, env }
+}
+
+function describeKnowledgeBase(kb: KnowledgeBase): string {
+  const without = kb.plan.excludedCompanies.length > 0 ? ` (without ${kb.plan.excludedCompanies.join(', ')})` : ''
+  const failed = kb.failed.length > 0 ? `; not processed: ${kb.failed.join('; ')}` : ''
+  return `${kb.plan.key}${without}: ${kb.documentIds.size} PDFs, ${kb.chunks} chunks${failed}`
+}
+
+function resultLine(result: RunResult): string {
+  const kinds = (['number', 'figure', 'phrase'] as const)
+    .map((kind) => {
+      const list = result.outcomes.filter((o) => o.goldKind === kind)
+      return `${kind} ${list.filter((o) => o.goldHit).length}/${list.length}`
+    })
+    .join(', ')
+  const errors = result.outcomes.filter((o) => o.error).length
+  const smallTalk = result.outcomes.filter((o) => o.smallTalk).length
+  return `${result.answerer}, ${result.run}, ${result.layout}: gold matches by kind ${kinds}; failed requests ${errors}; answered as small talk ${smallTalk}.`
 }
 
 async function main(): Promise<void> {
   const { common, values } = parseOptions(
     USAGE,
-    { limit: { type: 'string' }, concurrency: { type: 'string', default: '4' } },
-    40,
+    {
+      layouts: { type: 'string', default: LAYOUTS.join(',') },
+      runs: { type: 'string', default: RUNS.join(',') },
+      questions: { type: 'string', default: 'all' },
+      limit: { type: 'string' },
+      concurrency: { type: 'string', default: '4' },
+      'show-held-out': { type: 'boolean', default: false },
+      reuse: { type: 'string' },
+    },
+    120,
   )
+  const settings = settingsFrom(common, values)
   const [dir] = requireData('bench:answers', 'financebench-subset') as [string]
-  const pdfDir = join(dir, 'pdfs')
-  const available = new Set(readdirSync(pdfDir).map((name) => name.replace(/\.pdf$/i, '')))
-  let questions = readJsonl<Question>(join(dir, 'questions_subset.jsonl')).filter((q) => available.has(q.doc_name))
-  if (values.limit) questions = questions.slice(0, Number(values.limit))
+  const set = loadSet(dir)
+  let questions: Question[] = set.questions.filter(
+    (q) => settings.questionSet === 'all' || splitOf(q.company) === settings.questionSet,
+  )
+  if (settings.limit !== undefined) questions = questions.slice(0, settings.limit)
+  // The whole set's PDFs, unless --limit asks for a quick run: then only the questions' own.
+  const documents =
+    settings.limit === undefined ? [...set.companyOf.keys()] : [...new Set(questions.map((q) => q.doc_name))]
+  const plans = knowledgeBasePlans(settings, set, questions, documents)
   const host = machine()
   const loadAtStart = load()
-  console.log(`bench:answers: ${questions.length} questions, ${new Set(questions.map((q) => q.doc_name)).size} PDFs`)
-  const modes: Array<[string, Record<string, string>]> = [['offline', {}]]
-  const llm = process.env.LANTERN_LLM_BASE_URL?.trim()
-  if (llm) {
-    const env: Record<string, string> = {}
-    for (const name of ['LANTERN_LLM_BASE_URL', 'LANTERN_LLM_API_KEY', 'LANTERN_LLM_MODEL']) {
-      const value = process.env[name]
-      if (value) env[name] = value
-    }
-    modes.push([`llm (${process.env.LANTERN_LLM_MODEL ?? 'default model'})`, env])
-  }
-  const results: ModeResult[] = []
-  for (const [mode, env] of modes)
-    results.push(await run(mode, env, questions, pdfDir, common, Number(values.concurrency)))
+  const counts = SPLITS.map((split) => `${split} ${questions.filter((q) => splitOf(q.company) === split).length}`)
+  console.log(
+    `bench:answers: ${questions.length} questions (${counts.join(', ')}); runs ${settings.runs.join(', ')}; layouts ${settings.layouts.join(', ')}; opaque names seed ${OPAQUE_SEED}; knowledge bases ${plans.map((p) => p.key).join(', ')}`,
+  )
 
-  const kinds = (result: ModeResult) =>
-    (['number', 'figure', 'phrase'] as const)
-      .map((kind) => {
-        const list = result.outcomes.filter((o) => o.goldKind === kind)
-        return `${kind} ${list.filter((o) => o.goldHit).length}/${list.length}`
+  const dataDir = settings.reuse ?? (await mkdtemp(join(tmpdir(), 'lantern-bench-')))
+  const ingestion = { pdfText: common.pdfText ?? 'service default', loader: common.loader ?? 'service default' }
+  let manifest: Manifest
+  if (settings.reuse !== undefined) {
+    const kept = readManifest(dataDir)
+    if (!kept) throw new Error(`${dataDir} holds no bench-answers.json: not a folder kept by bench:answers --keep`)
+    manifest = kept
+    console.log(`  reusing ${dataDir}, built by ${manifest.created} (${JSON.stringify(manifest.ingestion)})`)
+    if (JSON.stringify(manifest.ingestion) !== JSON.stringify(ingestion)) {
+      console.warn(
+        `warning: the kept folder was ingested with ${JSON.stringify(manifest.ingestion)}, not with these options`,
+      )
+    }
+  } else {
+    manifest = { version: 1, created: machineLine(host), opaqueSeed: OPAQUE_SEED, ingestion, tenants: {} }
+    writeManifest(dataDir, manifest)
+  }
+  if (manifest.opaqueSeed !== OPAQUE_SEED) throw new Error(`${dataDir} was built with seed ${manifest.opaqueSeed}`)
+  const serverEnv: Record<string, string> = common.pdfText ? { LANTERN_PDF_TEXT: common.pdfText } : {}
+  const start = (env: Record<string, string>) =>
+    BenchServer.start({ runtime: common.runtime, workers: common.workers, logLevel: 'warn', env, dataDir })
+  const saveBot = (kb: KnowledgeBase, botId: string) => {
+    kb.tenant.selectionBotId = botId
+    writeManifest(dataDir, manifest)
+  }
+
+  const results: RunResult[] = []
+  let knowledgeBases: KnowledgeBase[] = []
+  let ingestSeconds = 0
+  const uploadedBefore = Object.values(manifest.tenants).reduce((n, t) => n + Object.keys(t.documents).length, 0)
+  try {
+    const server = await start(serverEnv)
+    try {
+      const started = Date.now()
+      knowledgeBases = await fillKnowledgeBases(server, manifest, plans, {
+        runtime: common.runtime,
+        pdfDir: set.pdfDir,
+        concurrency: settings.concurrency,
+        loader: common.loader,
+        timeoutMs: common.timeoutMs,
       })
-      .join(', ')
+      ingestSeconds = (Date.now() - started) / 1000
+      for (const kb of knowledgeBases) console.log(`  ${describeKnowledgeBase(kb)}`)
+      results.push(
+        ...(await askRuns({
+          answerer: 'offline',
+          origin: server.origin,
+          runs: settings.runs,
+          layouts: settings.layouts,
+          questions,
+          knowledgeBases,
+          saveBot,
+        })),
+      )
+    } finally {
+      await server.stop()
+    }
+    const llm = llmEnv()
+    if (llm && settings.runs.includes('answers')) {
+      // Ingestion does not use the LLM: the same knowledge bases serve, on a restarted service.
+      const server = await start({ ...serverEnv, ...llm.env })
+      try {
+        results.push(
+          ...(await askRuns({
+            answerer: llm.label,
+            origin: server.origin,
+            runs: ['answers'],
+            layouts: settings.layouts,
+            questions,
+            knowledgeBases,
+            saveBot,
+          })),
+        )
+      } finally {
+        await server.stop()
+      }
+    }
+  } finally {
+    if (common.keep || settings.reuse !== undefined) {
+      console.log(`data folder kept: measure again with --reuse ${dataDir}`)
+    } else {
+      await rm(dataDir, { recursive: true, force: true })
+      console.log(`data folder ${dataDir} removed (--keep keeps it for --reuse)`)
+    }
+  }
+
+  const uploaded = Object.values(manifest.tenants).reduce((n, t) => n + Object.keys(t.documents).length, 0)
   const markdown = [
-    `Machine: ${machineLine(host)}; load ${loadAtStart}.`,
-    ...results.map(
-      (r) =>
-        `${r.mode}: ${r.outcomes.length} questions; ingestion of the PDFs ${round(r.ingestSeconds)} s, ${r.chunks} chunks${r.failedDocs.length ? `; not processed: ${r.failedDocs.join('; ')}` : ''}; gold matches by kind: ${kinds(r)}; errors: ${r.outcomes.filter((o) => o.error).length}.`,
-    ),
+    `Machine: ${machineLine(host)}; load at start ${loadAtStart}, at end ${load()}.`,
+    `Questions: ${questions.length} (${counts.join(', ')}), each in a new chat, one at a time. Opaque names: seed ${OPAQUE_SEED}.`,
+    `Knowledge bases (one tenant each): ${knowledgeBases.map(describeKnowledgeBase).join('; ')}.`,
+    settings.reuse !== undefined && uploaded === uploadedBefore
+      ? `Ingestion: reused (${manifest.created}).`
+      : `Ingestion: ${uploaded - uploadedBefore} PDFs uploaded and processed in ${round(ingestSeconds)} s (${common.workers} workers).`,
+    ...results.map(resultLine),
     '',
-    table(
-      [
-        'answerer: question type',
-        'questions',
-        'evidence document in sources',
-        'evidence document + page in sources',
-        'gold figure/phrase in answer',
-        'answers without sources (not found)',
-        'search top-10: evidence document',
-        'search top-10: document + page',
-        'send-message p50 (ms)',
-      ],
-      results.flatMap(rows),
-    ),
-    llm ? '' : '\nNo LLM configured (LANTERN_LLM_BASE_URL unset): offline answerer only.',
+    targetsTable(results),
+    '',
+    answersTable(results),
+    ...(settings.runs.includes('selection') ? ['', selectionTable(results)] : []),
+    ...(settings.runs.includes('abstention') ? ['', abstentionTable(results)] : []),
+    '',
+    typesTable(results),
+    llmEnv() ? '' : '\nNo LLM configured (LANTERN_LLM_BASE_URL unset): offline answerer only.',
   ].join('\n')
-  const saved = saveResults('answers', { machine: host, load: loadAtStart, results }, markdown)
-  console.log(`\n${markdown}\n\nsaved: ${saved}`)
+  const shown = (result: RunResult) =>
+    settings.showHeldOut ? result.outcomes : result.outcomes.filter((o) => o.split === 'tune')
+  const saved = saveResults(
+    'answers',
+    {
+      machine: host,
+      load: loadAtStart,
+      settings: { ...settings, common: undefined, ...common },
+      opaqueSeed: OPAQUE_SEED,
+      knowledgeBases: knowledgeBases.map((kb) => ({
+        key: kb.plan.key,
+        layout: kb.plan.layout,
+        excludedCompanies: kb.plan.excludedCompanies,
+        documents: kb.documentIds.size,
+        chunks: kb.chunks,
+        failed: kb.failed,
+      })),
+      heldOutDetails: settings.showHeldOut ? 'shown' : 'left out (--show-held-out to write them)',
+      results: results.map((result) => ({ ...result, outcomes: shown(result) })),
+    },
+    markdown,
+  )
+  console.log(`\n${markdown}\n\nsaved: ${saved} (per-question details in the .json beside it)`)
 }
 
 main().catch((error: unknown) => {

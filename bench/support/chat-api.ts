@@ -30,6 +30,18 @@ export interface Answer {
   readonly text: string
   readonly small_talk: boolean
   readonly sources: Source[]
+  /** Ids of the documents automatic selection chose (when it ran). */
+  readonly documents_filtered: string[]
+  /** Whether automatic selection found documents; null when it did not run. */
+  readonly validated_autodocs: boolean | null
+}
+
+/** Bot fields a benchmark sets (spec 2.3); the others keep their defaults. */
+export interface BotSettings {
+  readonly label: string
+  readonly description: string
+  readonly prompt: { readonly name: string; readonly prompt: string }
+  readonly auto_document_selector?: 'hidden' | 'choose' | 'always'
 }
 
 /**
@@ -68,9 +80,17 @@ export class ChatApi {
     return call(this.bearer, this.searchUrl, 'POST', { query, limit })
   }
 
-  async createChat(title: string): Promise<string> {
-    const chat = await call<{ id: string }>(this.bearer, `${this.base}/chat`, 'POST', { title })
+  /** A new chat, bound to `botId` when given (else the company's default bot); resolves with its id. */
+  async createChat(title: string, botId?: string): Promise<string> {
+    const body = botId === undefined ? { title } : { title, bot_id: botId }
+    const chat = await call<{ id: string }>(this.bearer, `${this.base}/chat`, 'POST', body)
     return chat.id
+  }
+
+  /** Creates a bot of the company; resolves with its id. */
+  async createBot(settings: BotSettings): Promise<string> {
+    const bot = await call<{ id: string }>(this.bearer, `${this.base}/company/${this.companyId}/bot`, 'POST', settings)
+    return bot.id
   }
 
   send(chatId: string, message: string): Promise<Answer> {
