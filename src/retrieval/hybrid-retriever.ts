@@ -51,7 +51,7 @@ export class HybridRetriever implements ExplainingRetriever {
       lexical.retrieve(companyId, { ...query, limit: candidates }),
       this.vectorRanking(companyId, query, candidates),
     ])
-    if (!vectorHits) return { query: lexicalResult.query, chunks: lexicalResult.chunks.slice(0, query.limit) }
+    if (!vectorHits) return { ...lexicalResult, chunks: lexicalResult.chunks.slice(0, query.limit) }
 
     const fused = reciprocalRankFusion(
       [lexicalResult.chunks.map((chunk) => chunk.chunkId), vectorHits.map((hit) => hit.chunkId)],
@@ -72,7 +72,7 @@ export class HybridRetriever implements ExplainingRetriever {
       const dense = Math.min(1, Math.max(0, similarity.get(entry.id) ?? 0))
       chunks.push({ ...chunk, score: entry.score, usageScore: Math.max(chunk.usageScore, dense) })
     }
-    return { query: lexicalResult.query, chunks }
+    return { query: lexicalResult.query, chunks, span: lexicalResult.span }
   }
 
   /** The best `limit` chunks by cosine similarity, best first (ties by chunk id); undefined when the query cannot be embedded. */

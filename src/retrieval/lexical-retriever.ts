@@ -8,8 +8,9 @@ import type {
 import { analyze, detectLanguage } from '../text/analysis.js'
 import { BM25_B, BM25_K1, compareRanked, idf, maxScoreOf, type RankedChunk, rankWithWeights, tfBound } from './bm25.js'
 import { refCode, refOfCode } from './chunk-ref.js'
-import { contextBoosts } from './context/boosts.js'
+import { queryContext } from './context/boosts.js'
 import { DocumentContextIndex } from './context/document-context.js'
+import { EMPTY_SPAN } from './context/span.js'
 import { retrievedChunk } from './retrieved-chunk.js'
 import type { AnalysedQuery, ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
@@ -138,7 +139,7 @@ export class LexicalRetriever implements ExplainingRetriever {
     const analysed: AnalysedQuery = { terms: queryTerms(query.text, language), language }
     const scope = query.scope.documentIds
     if (analysed.terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
-      return { query: analysed, chunks: [] }
+      return { query: analysed, chunks: [], span: query.span ?? EMPTY_SPAN }
     }
 
     const terms = analysed.terms
@@ -151,7 +152,7 @@ export class LexicalRetriever implements ExplainingRetriever {
     const inScope = scope ? new Set(scope) : undefined
     const accept = (documentId: string) => !inScope || inScope.has(documentId)
     const maxScore = maxScoreOf(weights)
-    const boosts = contextBoosts(await this.documentContext(companyId), { terms, scope })
+    const { span, boosts } = queryContext(await this.documentContext(companyId), query, analysed)
     const boostOf = (documentId: string) => boosts.get(documentId) ?? 0
 
     let ranked: RankedChunk[]
@@ -187,7 +188,7 @@ export class LexicalRetriever implements ExplainingRetriever {
       if (!row) continue
       chunks.push(retrievedChunk(row, entry.score, maxScore > 0 ? Math.min(1, Math.max(0, entry.score / maxScore)) : 0))
     }
-    return { query: analysed, chunks }
+    return { query: analysed, chunks, span }
   }
 
   /**

@@ -1,7 +1,8 @@
 import type { SearchRepository } from '../storage/ports/search.js'
 import { compareRanked, maxScoreOf, type RankedChunk } from './bm25.js'
-import { contextBoosts } from './context/boosts.js'
+import { queryContext } from './context/boosts.js'
 import type { DocumentContextIndex } from './context/document-context.js'
+import { EMPTY_SPAN } from './context/span.js'
 import { queryLanguage, queryTerms } from './lexical-retriever.js'
 import { IndexCache, type IndexCacheOptions } from './memory/index-cache.js'
 import { retrievedChunk } from './retrieved-chunk.js'
@@ -45,9 +46,9 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
     const analysed: AnalysedQuery = { terms: queryTerms(query.text, language), language }
     const scope = query.scope.documentIds
     if (analysed.terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
-      return { query: analysed, chunks: [] }
+      return { query: analysed, chunks: [], span: query.span ?? EMPTY_SPAN }
     }
-    const boosts = contextBoosts(index.context(), { terms: analysed.terms, scope })
+    const { span, boosts } = queryContext(index.context(), query, analysed)
     const { weights, contenders } = index.score(analysed.terms, scope, query.limit, boosts)
     const rows = new Map(
       (
@@ -71,6 +72,6 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
       if (!row) continue
       chunks.push(retrievedChunk(row, entry.score, maxScore > 0 ? Math.min(1, Math.max(0, entry.score / maxScore)) : 0))
     }
-    return { query: analysed, chunks }
+    return { query: analysed, chunks, span }
   }
 }

@@ -1,4 +1,5 @@
 import type { DocumentContextIndex } from './context/document-context.js'
+import type { DocumentSpan } from './context/span.js'
 
 /**
  * The contract between retrieval (scope + ranking, src/retrieval) and its users: the search
@@ -26,6 +27,8 @@ export interface SearchQuery {
   readonly limit: number
   /** Analysis language of the query; detected from the text when absent. */
   readonly language?: string
+  /** The documents the question names, when the caller already worked it out (else the retriever does). */
+  readonly span?: DocumentSpan
 }
 
 /** One ranked chunk with everything a source entry or search hit needs. */
@@ -64,6 +67,8 @@ export interface AnalysedQuery {
 export interface RetrievalResult {
   readonly query: AnalysedQuery
   readonly chunks: RetrievedChunk[]
+  /** The documents the question names, which raised their chunks. */
+  readonly span: DocumentSpan
 }
 
 /** A Retriever that can also say how it read the query (the search extension echoes it). */

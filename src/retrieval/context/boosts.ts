@@ -1,5 +1,7 @@
 import { BM25_K1 } from '../bm25.js'
+import type { AnalysedQuery, SearchQuery } from '../types.js'
 import type { DocumentContextIndex } from './document-context.js'
+import { type DocumentSpan, documentSpan } from './span.js'
 
 /**
  * How much a context match counts against a match in the chunk's own text. The context acts as
@@ -9,11 +11,19 @@ import type { DocumentContextIndex } from './document-context.js'
  */
 export const CONTEXT_WEIGHT = 1
 
+/**
+ * What a document whose period is the one the question asks for adds, in the same units: about a
+ * rare word's worth, so that among one company's reports the right quarter's passage comes first.
+ */
+export const PERIOD_WEIGHT = 2
+
 /** A question and what the context index needs of it. */
 export interface ContextQuery {
   /** Distinct analysed terms, as the chunk index searched for them. */
   readonly terms: readonly string[]
   readonly scope: readonly string[] | null
+  /** The documents the question names (span.ts): their period scores raise the period asked for. */
+  readonly span: DocumentSpan
 }
 
 /**
@@ -23,8 +33,28 @@ export interface ContextQuery {
  */
 export function contextBoosts(context: DocumentContextIndex, query: ContextQuery): Map<string, number> {
   const boosts = new Map<string, number>()
+  const inScope = query.scope ? new Set(query.scope) : null
   for (const [id, match] of context.matches(query.terms, query.scope)) {
-    boosts.set(id, CONTEXT_WEIGHT * (BM25_K1 + 1) * match.weight)
+    boosts.set(id, CONTEXT_WEIGHT * match.weight)
   }
+  for (const [id, score] of query.span.periodScores) {
+    if (inScope && !inScope.has(id)) continue
+    boosts.set(id, (boosts.get(id) ?? 0) + PERIOD_WEIGHT * score)
+  }
+  for (const [id, boost] of boosts) boosts.set(id, (BM25_K1 + 1) * boost)
   return boosts
+}
+
+/**
+ * The span of a query (the one it carries, or worked out from its text in its analysis language)
+ * and the boosts it gives: what both lexical retrievers add to BM25, from the same context index.
+ */
+export function queryContext(
+  context: DocumentContextIndex,
+  query: SearchQuery,
+  analysed: AnalysedQuery,
+): { span: DocumentSpan; boosts: Map<string, number> } {
+  const scope = query.scope.documentIds
+  const span = query.span ?? documentSpan(context, query.text, analysed.language, scope)
+  return { span, boosts: contextBoosts(context, { terms: analysed.terms, scope, span }) }
 }

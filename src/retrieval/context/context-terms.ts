@@ -73,15 +73,20 @@ export function pathWords(objectName: string): { filename: string; folders: stri
   return { filename, folders }
 }
 
+/** Fields that say which document it is (who it is about, what its file or folder is called). */
+export const IDENTIFYING_FIELDS: ReadonlySet<ContextField> = new Set(['subject', 'name'])
+
 /**
- * The context terms of a document with the weight of the field they identify it by: its card's
- * subjects, title and kind, its file name and folders, analysed in the document's language.
+ * The context terms of a document with the field that weighs most among those holding each: its
+ * card's subjects, title and kind, its file name and folders, analysed in the document's language.
  */
-export function contextTerms(record: DocumentContextRecord): Map<string, number> {
-  const terms = new Map<string, number>()
+export function contextTerms(record: DocumentContextRecord): Map<string, ContextField> {
+  const terms = new Map<string, ContextField>()
   const add = (field: ContextField, list: readonly string[]) => {
-    const weight = FIELD_WEIGHTS[field]
-    for (const term of list) terms.set(term, Math.max(terms.get(term) ?? 0, weight))
+    for (const term of list) {
+      const known = terms.get(term)
+      if (!known || FIELD_WEIGHTS[field] > FIELD_WEIGHTS[known]) terms.set(term, field)
+    }
   }
   const { language, card } = record
   const { filename, folders } = pathWords(record.objectName)

@@ -1,6 +1,6 @@
 import type { CardPeriod } from '../../storage/ports/document-card.js'
 import type { DocumentContextRecord } from '../../storage/ports/search.js'
-import { contextTerms } from './context-terms.js'
+import { type ContextField, contextTerms, FIELD_WEIGHTS, IDENTIFYING_FIELDS } from './context-terms.js'
 
 /** How strongly a question's words point at one document through its context. */
 export interface ContextMatch {
@@ -16,8 +16,8 @@ export interface ContextMatch {
 
 interface Entry {
   readonly record: DocumentContextRecord
-  /** Context term → field weight. */
-  readonly terms: ReadonlyMap<string, number>
+  /** Context term → the field it counts in. */
+  readonly terms: ReadonlyMap<string, ContextField>
 }
 
 /**
@@ -70,6 +70,31 @@ export class DocumentContextIndex {
   }
 
   /**
+   * The documents of `scope` (null: every document) that a name is the subject, file or folder of:
+   * those whose identifying fields carry the most of the name's weight, when that is at least half
+   * of it (`Lockheed Martin` is not `Martin Marietta`); empty when none does.
+   */
+  documentsNamed(terms: readonly string[], scope: readonly string[] | null): string[] {
+    const weights = [...new Set(terms)].map((term) => [term, this.weight(term)] as const).filter(([, w]) => w > 0)
+    const total = weights.reduce((sum, [, weight]) => sum + weight, 0)
+    if (total === 0) return []
+    const scored: Array<[string, number]> = []
+    for (const id of scope ?? this.entries.keys()) {
+      const entry = this.entries.get(id)
+      if (!entry) continue
+      let matched = 0
+      for (const [term, weight] of weights) {
+        const field = entry.terms.get(term)
+        if (field && IDENTIFYING_FIELDS.has(field)) matched += weight
+      }
+      if (matched > 0) scored.push([id, matched])
+    }
+    const best = Math.max(0, ...scored.map(([, matched]) => matched))
+    if (best < total / 2) return []
+    return scored.filter(([, matched]) => matched >= best * (1 - 1e-9)).map(([id]) => id)
+  }
+
+  /**
    * How the question's distinct analysed `terms` match each document of `scope` (null: every
    * document); documents that match nothing are left out.
    */
@@ -88,7 +113,10 @@ export class DocumentContextIndex {
       const entry = this.entries.get(id)
       if (!entry) continue
       let matched = 0
-      for (const [term, weight] of weights) matched += weight * (entry.terms.get(term) ?? 0)
+      for (const [term, weight] of weights) {
+        const field = entry.terms.get(term)
+        if (field) matched += weight * FIELD_WEIGHTS[field]
+      }
       if (matched > 0) found.set(id, { weight: matched, share: matched / total })
     }
     return found

@@ -1,0 +1,127 @@
+import { kindsNamedIn } from '../../text/document-kinds.js'
+import { type NamedThing, questionNames } from '../../text/names.js'
+import { matchPeriods, type PeriodReference, periodReferences } from '../../text/periods.js'
+import type { DocumentContextIndex } from './document-context.js'
+
+/** A name of the question and the documents it is the subject (or file, or folder) of. */
+export interface NamedSubject {
+  readonly name: NamedThing
+  readonly documents: readonly string[]
+}
+
+/** The documents a question names through their cards: who, when and what kind. */
+export interface DocumentSpan {
+  /**
+   * The documents the question names, as many as it needs: each named subject's documents of the
+   * period asked for (all of them for a trend), or the documents of that period when it names no
+   * subject. Oldest first when `spread`, else best first; empty when it names nothing a card holds.
+   */
+  readonly documents: readonly string[]
+  /**
+   * The question spans several documents: a comparison of named subjects, or a trend over periods
+   * (`each quarter`, `over the last three years`, `from 2021 to 2023`). Answers then quote each.
+   */
+  readonly spread: boolean
+  /** How well each candidate document's period fits the question's periods (only when it names one). */
+  readonly periodScores: ReadonlyMap<string, number>
+  /** Names matched to documents, in question order. */
+  readonly subjects: readonly NamedSubject[]
+  /**
+   * Names the question certainly gives (`Globex`, `JnJ`) that no document in scope is about: what
+   * it asks may not be in the knowledge base at all (the answerer checks the passages too).
+   */
+  readonly unknownNames: readonly NamedThing[]
+  readonly periods: readonly PeriodReference[]
+}
+
+export const EMPTY_SPAN: DocumentSpan = {
+  documents: [],
+  spread: false,
+  periodScores: new Map(),
+  subjects: [],
+  unknownNames: [],
+  periods: [],
+}
+
+/** Documents whose period fits at least this well count as the period asked for. */
+const MIN_PERIOD_SCORE = 0.5
+
+/** References that ask for several periods: `each quarter`, `the last three years`, `2019 to 2021`. */
+function asksForSeveral(references: readonly PeriodReference[]): boolean {
+  return references.some(
+    (reference) =>
+      reference.kind === 'every' ||
+      (reference.kind === 'latest' && reference.count > 1) ||
+      (reference.kind === 'absolute' && reference.grain === 'span'),
+  )
+}
+
+/**
+ * What a question names of the documents in scope (null: every searchable document), read from
+ * their cards and paths: the subjects it names (its names matched against the documents' subjects,
+ * file names and folders), the periods it names resolved against those subjects' documents (`the
+ * most recent quarter` of that company), and the kinds it names as a preference. A pure function of
+ * the context index and the question, so every store and process finds the same span.
+ */
+export function documentSpan(
+  context: DocumentContextIndex,
+  question: string,
+  language: string,
+  scope: readonly string[] | null,
+): DocumentSpan {
+  if (context.size === 0) return EMPTY_SPAN
+  const subjects: NamedSubject[] = []
+  const unknownNames: NamedThing[] = []
+  for (const name of questionNames(question, language)) {
+    const documents = context.documentsNamed(name.terms, scope)
+    if (documents.length > 0) subjects.push({ name, documents })
+    else if (name.certain) unknownNames.push(name)
+  }
+  const periods = periodReferences(question)
+  const kinds = kindsNamedIn(question, language)
+  // Documents of a subject or period that also are of a kind the question names, when some are.
+  const ofKind = (ids: readonly string[]): readonly string[] => {
+    if (kinds.length === 0) return ids
+    const kept = ids.filter((id) => {
+      const kind = context.record(id)?.card?.kind
+      return kind !== null && kind !== undefined && (kinds as readonly string[]).includes(kind)
+    })
+    return kept.length > 0 ? kept : ids
+  }
+  const periodScores = new Map<string, number>()
+  // Relative periods are resolved within each subject's documents: Globex's latest quarter.
+  const groups =
+    subjects.length > 0
+      ? subjects.map((subject) => ofKind(subject.documents))
+      : [ofKind(scope ?? context.records().map((record) => record.documentId))]
+  const chosen: string[] = []
+  for (const group of groups) {
+    if (periods.length === 0) {
+      if (subjects.length > 0) chosen.push(...group)
+      continue
+    }
+    const scores = matchPeriods(
+      periods,
+      group.map((id) => ({ id, period: context.period(id) })),
+    )
+    for (const { id, score } of scores) if (score > 0) periodScores.set(id, Math.max(periodScores.get(id) ?? 0, score))
+    const best = Math.max(0, ...scores.map((entry) => entry.score))
+    if (best < MIN_PERIOD_SCORE) continue
+    const several = asksForSeveral(periods)
+    chosen.push(
+      ...scores
+        .filter((entry) => (several ? entry.score >= MIN_PERIOD_SCORE : entry.score >= best * (1 - 1e-9)))
+        .sort((a, b) => b.score - a.score)
+        .map((entry) => entry.id),
+    )
+  }
+  const documents = [...new Set(chosen)]
+  const spread =
+    documents.length > 1 &&
+    (new Set(subjects.map((subject) => subject.documents.join())).size > 1 || asksForSeveral(periods))
+  if (spread) {
+    const end = (id: string) => context.period(id)?.end ?? ''
+    documents.sort((a, b) => (end(a) < end(b) ? -1 : end(a) > end(b) ? 1 : a < b ? -1 : 1))
+  }
+  return { documents, spread, periodScores, subjects, unknownNames, periods }
+}
