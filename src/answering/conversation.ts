@@ -64,10 +64,6 @@ export function firstPage(pageNumber: string | null): number | null {
   return match ? Number(match[0]) : null
 }
 
-function lookupChunk(id: string, text: string, pageNumber: string | null, base: RetrievedChunk): RetrievedChunk {
-  return { ...base, chunkId: `lookup:${id}`, text, pageNumber, rowIdx: null, score: 0, usageScore: 1 }
-}
-
 /**
  * The question pipeline (DESIGN §2 "Question"): scope → small-talk gate → rephrasing with the
  * previous question → keywords → optional automatic document selection → retrieval → answer, with
@@ -126,7 +122,7 @@ export class Conversation {
       scope: searchScope,
       limit: RETRIEVAL_LIMIT,
     })
-    const defaults = await this.defaultDocuments(repos, bot, retrieved[0])
+    const defaults = await this.defaultDocuments(repos, bot)
     const all = [...retrieved, ...defaults]
     const answer = await this.deps.answerer.answer(
       {
@@ -177,11 +173,7 @@ export class Conversation {
   }
 
   /** The bot's default documents, each whole as one source; 400 when together they pass the cap. */
-  private async defaultDocuments(
-    repos: Repositories,
-    bot: BotRecord,
-    template: RetrievedChunk | undefined,
-  ): Promise<RetrievedChunk[]> {
+  private async defaultDocuments(repos: Repositories, bot: BotRecord): Promise<RetrievedChunk[]> {
     if (bot.filters.defaultDocuments.length === 0) return []
     const found = await repos.knowledgeBase.findByNames(bot.companyId, bot.filters.defaultDocuments)
     const byName = new Map(found.map((object) => [object.objectName, object]))
@@ -205,33 +197,22 @@ export class Conversation {
           : pages[0] === pages.at(-1)
             ? (pages[0] ?? null)
             : `${firstPage(pages[0] ?? null)}-${pages.at(-1)?.match(/\d+(?!.*\d)/)?.[0] ?? ''}`
-      const shell: RetrievedChunk = template ?? {
-        chunkId: '',
-        documentId: '',
-        objectName: '',
-        filename: '',
-        documentType: '',
-        description: '',
+      chunks.push({
+        chunkId: `lookup:${document.id}`,
+        documentId: document.id,
+        objectName: document.objectName,
+        filename: document.objectName.slice(document.objectName.lastIndexOf('/') + 1),
+        documentType: document.documentType,
+        description: document.description,
+        card: document.card,
         idx: 0,
-        text: '',
-        pageNumber: null,
+        text: parts.map((part) => part.text).join('\n'),
+        pageNumber,
         rowIdx: null,
         metadata: {},
         score: 0,
         usageScore: 1,
-      }
-      chunks.push(
-        lookupChunk(document.id, parts.map((part) => part.text).join('\n'), pageNumber, {
-          ...shell,
-          documentId: document.id,
-          objectName: document.objectName,
-          filename: document.objectName.slice(document.objectName.lastIndexOf('/') + 1),
-          documentType: document.documentType,
-          description: document.description,
-          idx: 0,
-          metadata: {},
-        }),
-      )
+      })
     }
     return chunks
   }

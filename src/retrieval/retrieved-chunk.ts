@@ -10,6 +10,7 @@ export function retrievedChunk(row: ChunkHitRecord, score: number, usageScore: n
     filename: row.objectName.slice(row.objectName.lastIndexOf('/') + 1),
     documentType: row.documentType,
     description: row.description,
+    card: row.card,
     idx: row.idx,
     text: row.text,
     pageNumber: row.pageNumber,

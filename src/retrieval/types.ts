@@ -1,3 +1,4 @@
+import type { DocumentCard } from '../storage/ports/document-card.js'
 import type { DocumentContextIndex } from './context/document-context.js'
 import type { DocumentSpan } from './context/span.js'
 
@@ -40,6 +41,8 @@ export interface RetrievedChunk {
   readonly filename: string
   readonly documentType: string
   readonly description: string
+  /** What its document is about: who, when, what kind (null until first processed). */
+  readonly card: DocumentCard | null
   /** Chunk index in its document (`chunk_idx`). */
   readonly idx: number
   readonly text: string

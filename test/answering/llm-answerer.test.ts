@@ -14,6 +14,7 @@ function chunk(n: number, text: string, overrides: Partial<RetrievedChunk> = {})
     filename: `doc-${n}.pdf`,
     documentType: 'pdf',
     description: '',
+    card: null,
     idx: 0,
     text,
     pageNumber: String(n + 1),

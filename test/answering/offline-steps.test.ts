@@ -15,6 +15,7 @@ function chunk(documentId: string, text: string, usageScore = 1): RetrievedChunk
     filename: `${documentId}.md`,
     documentType: 'text',
     description: '',
+    card: null,
     idx: 0,
     text,
     pageNumber: null,

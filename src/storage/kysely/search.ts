@@ -298,6 +298,7 @@ export class KyselySearchRepository implements SearchRepository {
         'd.object_name',
         'd.document_type',
         'd.description',
+        'd.card',
       ])
       .where(which)
       .where('d.company_id', '=', companyId)
@@ -309,6 +310,7 @@ export class KyselySearchRepository implements SearchRepository {
       objectName: row.object_name,
       documentType: row.document_type ?? 'text',
       description: row.description,
+      card: parseCard(row.card),
       idx: Number(row.idx),
       text: row.text,
       pageNumber: row.page_number,

@@ -94,6 +94,8 @@ export interface ChunkHitRecord {
   readonly objectName: string
   readonly documentType: string
   readonly description: string
+  /** What its document is about (null until first processed). */
+  readonly card: DocumentCard | null
   readonly idx: number
   readonly text: string
   readonly pageNumber: string | null
