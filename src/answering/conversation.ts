@@ -1,11 +1,9 @@
 import { errors } from '../domain/errors.js'
-import { resolveScope } from '../retrieval/scope.js'
-import type { MessageFilters, ResolvedScope, RetrievedChunk, Retriever } from '../retrieval/types.js'
+import type { DocumentSpan } from '../retrieval/context/span.js'
+import type { ExplainingRetriever, ResolvedScope, RetrievedChunk } from '../retrieval/types.js'
 import type { BotRecord } from '../storage/ports/bots.js'
 import type { StoredSource } from '../storage/ports/messages.js'
 import type { Repositories } from '../storage/store.js'
-import { detectLanguage } from '../text/analysis.js'
-import { answerLanguage } from '../text/answer-language.js'
 import { AUTOMATIC_LOCALE } from '../text/locales.js'
 import { extractKeywords } from './keywords.js'
 import { rephrase } from './rephrase.js'
@@ -15,6 +13,9 @@ import type { Answerer, ChatTurn } from './types.js'
 
 /** Chunks handed to the answerer. */
 export const RETRIEVAL_LIMIT = 8
+/** For a question over several documents: the most documents searched one by one, and chunks taken from each. */
+const MAX_SPREAD_DOCUMENTS = 8
+const SPREAD_CHUNKS = 2
 /** Cap on the bot's default documents, in tokens, all together (DESIGN §4). */
 export const DEFAULT_DOCUMENTS_MAX_TOKENS = 4000
 
@@ -24,9 +25,18 @@ export interface TurnInput {
   readonly message: string
   /** The message's `auto_document_selector`, if given. */
   readonly autoDocumentSelector: boolean | undefined
-  readonly filters: MessageFilters | undefined
+  /** The documents the question may see: the bot's scope narrowed by the message's filters. */
+  readonly scope: ResolvedScope
+  /** The question's languages, worked out once for the turn. */
+  readonly languages: TurnLanguages
   /** Earlier messages of the chat, oldest first. */
   readonly history: readonly ChatTurn[]
+}
+
+/** The languages of one turn: the question's (detected) and the answer's (the bot's locale or the question's). */
+export interface TurnLanguages {
+  readonly question: string
+  readonly answer: string
 }
 
 /** The bot scope as send-message reports it in `tags`. */
@@ -54,7 +64,7 @@ export interface Turn {
 }
 
 export interface ConversationDeps {
-  readonly retriever: Retriever
+  readonly retriever: ExplainingRetriever
   readonly answerer: Answerer
 }
 
@@ -74,7 +84,7 @@ export class Conversation {
 
   async respond(repos: Repositories, input: TurnInput, onToken?: (text: string) => void): Promise<Turn> {
     const { bot, companyId } = input
-    const botScope = await resolveScope(repos, companyId, bot, input.filters, bot.manualFilters)
+    const botScope = input.scope
     const scope = await this.scopeReport(repos, bot, botScope)
     const base = { question: input.message, scope }
 
@@ -96,32 +106,30 @@ export class Conversation {
       }
     }
 
-    const questionLanguage = detectLanguage(input.message)
+    const questionLanguage = input.languages.question
     const previous = [...input.history].reverse().find((turn) => turn.actor === 'user')?.text
     const rephrasing = rephrase(input.message, previous, questionLanguage)
     const keywords = extractKeywords(rephrasing, questionLanguage)
 
+    const { retriever } = this.deps
+    const span = await retriever.documentSpan(companyId, rephrasing, botScope.documentIds)
     let searchScope = botScope
     let documentsFiltered: string[] = []
     let validatedAutodocs: boolean | null = null
     if (selectionRuns(bot.autoDocumentSelector, input.autoDocumentSelector)) {
-      documentsFiltered = await selectDocuments(
-        repos,
-        companyId,
-        botScope,
-        rephrasing,
-        questionLanguage,
-        bot.filters.defaultAutoDocuments,
-      )
+      documentsFiltered = await selectDocuments(repos, companyId, {
+        scope: botScope,
+        question: rephrasing,
+        language: questionLanguage,
+        guidance: bot.filters.defaultAutoDocuments,
+        span,
+        context: await retriever.documentContext(companyId),
+      })
       validatedAutodocs = documentsFiltered.length > 0
       if (validatedAutodocs) searchScope = { documentIds: documentsFiltered }
     }
 
-    const retrieved = await this.deps.retriever.search(companyId, {
-      text: rephrasing,
-      scope: searchScope,
-      limit: RETRIEVAL_LIMIT,
-    })
+    const retrieved = await this.retrieve(companyId, rephrasing, searchScope, span)
     const defaults = await this.defaultDocuments(repos, bot)
     const all = [...retrieved, ...defaults]
     const answer = await this.deps.answerer.answer(
@@ -129,9 +137,10 @@ export class Conversation {
         question: input.message,
         standaloneQuestion: rephrasing,
         sources: all,
-        language: answerLanguage(bot.locale, input.message),
+        language: input.languages.answer,
         botPrompt: bot.prompt,
         history: input.history,
+        span,
       },
       onToken,
     )
@@ -157,6 +166,39 @@ export class Conversation {
       documentsFiltered,
       validatedAutodocs,
     }
+  }
+
+  /**
+   * The chunks the answerer reads: the best RETRIEVAL_LIMIT of the scope; for a question that spans
+   * several documents (a trend, a comparison), also the best SPREAD_CHUNKS of each of them, so that
+   * every period or subject asked about can be quoted.
+   */
+  private async retrieve(
+    companyId: string,
+    text: string,
+    scope: ResolvedScope,
+    span: DocumentSpan,
+  ): Promise<RetrievedChunk[]> {
+    const { retriever } = this.deps
+    const chunks = await retriever.search(companyId, { text, scope, limit: RETRIEVAL_LIMIT, span })
+    if (!span.spread) return chunks
+    const allowed = scope.documentIds ? new Set(scope.documentIds) : null
+    const seen = new Set(chunks.map((chunk) => chunk.chunkId))
+    for (const documentId of span.documents.slice(0, MAX_SPREAD_DOCUMENTS)) {
+      if (allowed && !allowed.has(documentId)) continue
+      const own = await retriever.search(companyId, {
+        text,
+        scope: { documentIds: [documentId] },
+        limit: SPREAD_CHUNKS,
+        span,
+      })
+      for (const chunk of own) {
+        if (seen.has(chunk.chunkId)) continue
+        seen.add(chunk.chunkId)
+        chunks.push(chunk)
+      }
+    }
+    return chunks
   }
 
   private async scopeReport(repos: Repositories, bot: BotRecord, scope: ResolvedScope): Promise<ScopeReport> {

@@ -1,34 +1,46 @@
 import { LruMap } from '../lib/lru.js'
+import { pathWords } from '../retrieval/context/context-terms.js'
+import type { DocumentSpan } from '../retrieval/context/span.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
 import { analyze, analyzeTokens, detectLanguage } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
-import { sentenceSegments } from '../text/segments.js'
+import { type Passage, passagesOf } from './extractive/passages.js'
 import { OutputGuard } from './output-guard.js'
 import { PHRASES } from './phrases.js'
 import type { Answer, Answerer, AnswerInput } from './types.js'
 
 /** Tuning of the extractive answerer. */
 export interface ExtractiveOptions {
-  /** Most sentences quoted in one answer. */
+  /** Most passages quoted in one answer about one document or one subject. */
   readonly maxSentences: number
+  /** Most documents quoted (one passage each) when the question spans several: a trend, a comparison. */
+  readonly maxSpread: number
   /**
-   * Least share of the question's term weight one source (a chunk: all its sentences together)
-   * must contain for anything to be quoted; below it the answer is "not found".
+   * Least share of the question's term weight one source (a chunk: all its passages, its heading
+   * and its document's context together) must contain for anything to be quoted; below it the
+   * answer is "not found".
    */
   readonly minEvidence: number
-  /** Least share of the question's term weight a quoted sentence must contain. */
+  /**
+   * Least share of the whole question (its terms that no source has counting too, as the rarest)
+   * that the sources may answer together: below it they share only a word or two with it.
+   */
+  readonly minPresence: number
+  /** Least share of the question's term weight a quoted passage (with its context) must contain. */
   readonly minCoverage: number
-  /** Least distinct question terms a quoted sentence must contain (all of them for shorter questions). */
+  /** Least distinct question terms a quoted passage must itself contain (with a row's head). */
   readonly minTerms: number
-  /** Sentences sharing more than this share of their terms with a quoted one are near-duplicates. */
+  /** Passages sharing more than this share of their terms with a quoted one are near-duplicates. */
   readonly duplicateOverlap: number
-  /** Longest quoted sentence, in characters (longer ones are cut at a word boundary). */
+  /** Longest quoted passage, in characters (longer ones are cut at a word boundary). */
   readonly maxSentenceChars: number
 }
 
 export const EXTRACTIVE_DEFAULTS: ExtractiveOptions = {
   maxSentences: 3,
+  maxSpread: 8,
   minEvidence: 0.4,
+  minPresence: 0.3,
   minCoverage: 0.2,
   minTerms: 2,
   duplicateOverlap: 0.7,
@@ -37,41 +49,17 @@ export const EXTRACTIVE_DEFAULTS: ExtractiveOptions = {
 
 interface Candidate {
   readonly source: number
-  readonly text: string
-  readonly terms: ReadonlySet<string>
-  score: number
-  coverage: number
-  matched: number
+  readonly passage: Passage
+  readonly score: number
+  readonly coverage: number
 }
 
-const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
-/** Chunk texts whose sentences stay analysed (a few MiB). */
-const SENTENCE_CACHE_CHUNKS = 2048
-/** Citation markers inside document text would be mistaken for ours. */
-const CITATION = /\[\d+\]/g
+/** Chunk texts whose passages stay analysed (a few MiB). */
+const PASSAGE_CACHE_CHUNKS = 2048
 
-/** Sentences of a chunk: lines split into sentences; the heading trail chunks start with is context, not an answer. */
-function sentencesOf(chunk: RetrievedChunk): string[] {
-  const lines = chunk.text.split(/\n+/)
-  if (lines.length > 1 && lines[0]?.includes(' > ')) lines.shift()
-  const sentences: string[] = []
-  for (const line of lines) {
-    for (const { segment } of sentenceSegments(sentenceSegmenter, line)) {
-      const sentence = segment.replace(CITATION, '').replace(/\s+/g, ' ').trim()
-      if (sentence !== '') sentences.push(sentence)
-    }
-  }
-  return sentences
-}
-
-/** A file name as words: extension dropped, separators as spaces. */
-function documentTitle(filename: string): string {
-  return filename.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[_\-.+]+/g, ' ')
-}
-
-function clip(sentence: string, max: number): string {
-  if (sentence.length <= max) return sentence
-  const cut = sentence.slice(0, max)
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text
+  const cut = text.slice(0, max)
   const space = cut.lastIndexOf(' ')
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
 }
@@ -83,47 +71,86 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / Math.min(a.size, b.size)
 }
 
+/** The words that say what a chunk's document is: its card (who, what, when) and its file name and folders. */
+function contextText(chunk: RetrievedChunk): string {
+  const { filename, folders } = pathWords(chunk.objectName)
+  const card = chunk.card
+  const parts = [filename, folders]
+  if (card) parts.push(...card.subjects, card.title ?? '', card.kind ?? '', card.period?.label ?? '')
+  return parts.filter(Boolean).join('\n')
+}
+
 /**
- * The offline answerer (DESIGN §6): quotes the sentences of the retrieved chunks that best answer
- * the question and cites each as `[n]`. A sentence scores by the share of the question's term
- * weight it contains, terms weighted by inverse frequency among the candidate sentences (rare
- * question terms count more), multiplied by its chunk's retrieval score so better-ranked chunks win
- * ties, and by its chunk's evidence relative to the best chunk's. A chunk's evidence is the share of
- * the question's weight found anywhere in it or in its document's name and description; when no
- * chunk reaches `minEvidence`, or no sentence of such a chunk covers `minCoverage` with `minTerms`
- * question terms, the answer is the localised "not found in the knowledge base", citing nothing.
- * Near-duplicates of an already quoted sentence are skipped. Framing words are in the requested language (en, fr, de, es, it, pt, nl; English
- * otherwise); quoted text stays as the documents wrote it.
+ * Which sources may answer, by who the question is about (its span): when it names subjects
+ * that documents are about, only those documents' chunks (another company's look-alike passage
+ * answers nothing); a name it gives that no document is about must at least be in a source's
+ * text, and only such sources may answer. Null when no source may: the answer is "not found".
+ */
+function eligibleSources(
+  sources: readonly RetrievedChunk[],
+  span: DocumentSpan | undefined,
+  termsOf: (source: number) => ReadonlySet<string>,
+): Set<number> | null {
+  let eligible = new Set(sources.map((_, index) => index))
+  if (!span) return eligible
+  const named = new Set(span.subjects.flatMap((subject) => subject.documents))
+  const lookup = (source: RetrievedChunk) => source.chunkId.startsWith('lookup:')
+  if (named.size > 0) {
+    eligible = new Set(
+      [...eligible].filter(
+        (index) => named.has(sources[index]?.documentId ?? '') || lookup(sources[index] as RetrievedChunk),
+      ),
+    )
+  }
+  for (const name of span.unknownNames) {
+    eligible = new Set([...eligible].filter((index) => name.terms.some((term) => termsOf(index).has(term))))
+  }
+  return [...eligible].some((index) => !lookup(sources[index] as RetrievedChunk)) ? eligible : null
+}
+
+/**
+ * The offline answerer (DESIGN §6): quotes the passages of the retrieved chunks that best answer
+ * the question and cites each as `[n]`. Passages are sentences, and table rows under their head
+ * (title, unit, header row) so each figure is read with its column and quoted verbatim.
+ *
+ * The question's terms are weighed only where some source that may answer has them (its own text,
+ * a row's head, or its document's context: card and path), by inverse frequency among the
+ * passages: a word no source contains cannot tell sources apart, and a name only the card carries
+ * weighs as a rare word. The words no source has still count once, all together: when they are
+ * most of the question (`minPresence`), the sources are about something else. A source's evidence is the share of that weight found anywhere in it or its context; a
+ * passage scores by the share it covers with its head and context, times its chunk's retrieval
+ * score and its source's evidence relative to the best. Who may answer follows the question's span
+ * (eligibleSources). When no source reaches `minEvidence`, or no passage covers `minCoverage` with
+ * `minTerms` question terms of its own, the answer is the localised "not found", citing nothing.
+ *
+ * A question spanning several documents (a trend over periods, a comparison of subjects) gets one
+ * passage per document, in the span's order (oldest first), each introduced by its period or
+ * subject; otherwise the best passages, near-duplicates skipped. Framing words are in the requested
+ * language (en, fr, de, es, it, pt, nl; English otherwise); quoted text stays as written.
  */
 export class ExtractiveAnswerer implements Answerer {
   /**
-   * Sentences of a chunk text and the terms of each, by language and text: the same chunks come
-   * back question after question, and segmenting them (Intl.Segmenter) is most of an answer's
-   * cost. A pure function of its key, so cached results are exactly the computed ones.
+   * Passages of a chunk text, by language and text: the same chunks come back question after
+   * question, and segmenting them is most of an answer's cost. A pure function of its key.
    */
-  private readonly sentenceCache = new LruMap<string, ReadonlyArray<{ text: string; terms: ReadonlySet<string> }>>(
-    SENTENCE_CACHE_CHUNKS,
-  )
-  private readonly termCache = new LruMap<string, readonly string[]>(SENTENCE_CACHE_CHUNKS)
+  private readonly passageCache = new LruMap<string, readonly Passage[]>(PASSAGE_CACHE_CHUNKS)
+  private readonly termCache = new LruMap<string, readonly string[]>(PASSAGE_CACHE_CHUNKS)
   /** Language of the first sources' text, by that text (same reason). */
-  private readonly languageCache = new LruMap<string, string>(SENTENCE_CACHE_CHUNKS)
+  private readonly languageCache = new LruMap<string, string>(PASSAGE_CACHE_CHUNKS)
 
   constructor(private readonly options: ExtractiveOptions = EXTRACTIVE_DEFAULTS) {}
 
-  private sentencesWithTerms(
-    chunk: RetrievedChunk,
-    language: string,
-  ): ReadonlyArray<{ text: string; terms: ReadonlySet<string> }> {
-    const key = `${language}\u0000${chunk.text}`
-    let sentences = this.sentenceCache.get(key)
-    if (!sentences) {
-      sentences = sentencesOf(chunk).map((text) => ({ text, terms: new Set(analyze(text, language)) }))
-      this.sentenceCache.set(key, sentences)
+  private passages(chunk: RetrievedChunk, language: string): readonly Passage[] {
+    const key = `${language}\u0000${chunk.metadata.category === 'table' ? 't' : 'p'}\u0000${chunk.text}`
+    let passages = this.passageCache.get(key)
+    if (!passages) {
+      passages = passagesOf(chunk, language)
+      this.passageCache.set(key, passages)
     }
-    return sentences
+    return passages
   }
 
-  /** analyze(), cached: a document's name and description come back with each of its chunks. */
+  /** analyze(), cached: a document's context and a chunk's text come back question after question. */
   private termsOf(text: string, language: string): readonly string[] {
     const key = `${language}\u0000${text}`
     let terms = this.termCache.get(key)
@@ -146,21 +173,27 @@ export class ExtractiveAnswerer implements Answerer {
   async answer(input: AnswerInput, onToken?: (text: string) => void): Promise<Answer> {
     const phrases = PHRASES[framingLanguage(input.language)]
     // Quoted text is data: a document's images (fetched by whoever renders the answer) are taken
-    // out before sentences are picked, so no fragment of one can survive a sentence split.
+    // out before passages are picked, so no fragment of one can survive a split.
     const guard = new OutputGuard(input.sources.map((source) => source.text).join('\n'))
-    const picked = this.pick({
-      ...input,
-      sources: input.sources.map((source) => ({ ...source, text: guard.guard(source.text) })),
-    })
+    const sources = input.sources.map((source) => ({ ...source, text: guard.guard(source.text) }))
+    const picked = this.pick({ ...input, sources })
     if (picked.length === 0) {
       onToken?.(phrases.notFound)
       return { text: phrases.notFound, cited: [], notFound: true }
     }
+    const spread = picked.length > 1 && new Set(picked.map((c) => sources[c.source]?.documentId)).size > 1
     const cited: number[] = []
     const lines: string[] = []
+    let previousHead = ''
     for (const candidate of picked) {
       if (!cited.includes(candidate.source)) cited.push(candidate.source)
-      lines.push(`- ${clip(candidate.text, this.options.maxSentenceChars)} [${candidate.source + 1}]`)
+      const { passage } = candidate
+      const quote = `${clip(passage.text, this.options.maxSentenceChars)} [${candidate.source + 1}]`
+      const label = spread && input.span?.spread ? documentLabel(sources[candidate.source] as RetrievedChunk) : ''
+      if (passage.head === '') lines.push(`- ${label}${quote}`)
+      else if (passage.head === previousHead && label === '') lines.push(`  ${quote}`)
+      else lines.push(`- ${label}${passage.head.split('\n').join('\n  ')}\n  ${quote}`)
+      previousHead = passage.head
     }
     const pieces = [phrases.intro, ...lines]
     pieces.forEach((piece, index) => {
@@ -169,79 +202,122 @@ export class ExtractiveAnswerer implements Answerer {
     return { text: pieces.join('\n'), cited, notFound: false }
   }
 
-  /** The quoted sentences, best first. */
+  /** The quoted passages, in the order to show them. */
   private pick(input: AnswerInput): Candidate[] {
+    const { sources } = input
+    if (sources.length === 0) return []
     // Terms must be analysed like the chunks were: in the documents' language, not the answer's.
     const language = this.languageOf(
-      input.sources
+      sources
         .slice(0, 3)
         .map((chunk) => chunk.text)
         .join('\n'),
     )
     const questionTerms = [...new Set(analyzeTokens(input.standaloneQuestion, language).map((token) => token.term))]
-    if (questionTerms.length === 0 || input.sources.length === 0) return []
+    if (questionTerms.length === 0) return []
     const wanted = new Set(questionTerms)
 
-    const candidates: Candidate[] = []
-    input.sources.forEach((chunk, source) => {
-      for (const { text, terms } of this.sentencesWithTerms(chunk, language)) {
-        if (terms.size < 3) continue
-        candidates.push({ source, text, terms, score: 0, coverage: 0, matched: 0 })
-      }
+    const contexts = sources.map((chunk) => new Set(this.termsOf(contextText(chunk), language)))
+    const chunkTerms = sources.map((chunk, index) => {
+      const terms = new Set(this.termsOf(chunk.text, language))
+      for (const term of contexts[index] ?? []) terms.add(term)
+      return terms
     })
-    if (candidates.length === 0) return []
+    const eligible = eligibleSources(sources, input.span, (index) => chunkTerms[index] ?? new Set())
+    if (!eligible) return []
 
+    const passages = sources.map((chunk) => this.passages(chunk, language))
+    const all = passages.flat()
+    if (all.length === 0) return []
+    // A question term counts only where some source has it; those no source has say, all
+    // together, whether the sources are about the question at all (weighed as the rarest).
     const weight = new Map<string, number>()
+    const rarest = Math.log(1 + (all.length + 1) / 0.5)
+    let absent = 0
     for (const term of questionTerms) {
-      const df = candidates.filter((candidate) => candidate.terms.has(term)).length
-      weight.set(term, Math.log(1 + (candidates.length + 1) / (df + 0.5)))
+      if (![...eligible].some((index) => chunkTerms[index]?.has(term))) {
+        absent += rarest
+        continue
+      }
+      const df = all.filter((passage) => passage.terms.has(term) || passage.headTerms.has(term)).length
+      weight.set(term, Math.log(1 + (all.length + 1) / (df + 0.5)))
     }
     const total = [...weight.values()].reduce((sum, w) => sum + w, 0)
-    const share = (terms: Iterable<string>) => {
+    if (total === 0 || total / (total + absent) < this.options.minPresence) return []
+    const share = (...sets: ReadonlySet<string>[]) => {
       let matched = 0
-      for (const term of terms) if (wanted.has(term)) matched += weight.get(term) ?? 0
+      for (const [term, w] of weight) if (sets.some((set) => set.has(term))) matched += w
       return matched / total
     }
 
-    // Evidence of each source: the question's weight found anywhere in it. An answer is often spread
-    // over a chunk (a heading names the company and year, a table row holds the figure), and long
-    // questions carry instructions no document repeats, so no single sentence covers much of them.
-    // The document's name and description say what the chunk is about ("3M_2018_10K.pdf").
-    const sourceTerms = input.sources.map(
-      (chunk) => new Set(this.termsOf(`${documentTitle(chunk.filename)}\n${chunk.description}`, language)),
-    )
-    for (const candidate of candidates) for (const term of candidate.terms) sourceTerms[candidate.source]?.add(term)
-    const evidence = sourceTerms.map((terms) => share(terms))
+    const evidence = chunkTerms.map((terms, index) => (eligible.has(index) ? share(terms) : 0))
     const bestEvidence = Math.max(...evidence)
     if (bestEvidence < this.options.minEvidence) return []
 
-    const minTerms = Math.min(this.options.minTerms, questionTerms.length)
-    for (const candidate of candidates) {
-      candidate.coverage = share(candidate.terms)
-      for (const term of candidate.terms) if (wanted.has(term)) candidate.matched++
-      const retrieval = input.sources[candidate.source]?.usageScore ?? 0
-      const support = (evidence[candidate.source] ?? 0) / bestEvidence
-      candidate.score = candidate.coverage * (0.5 + 0.5 * Math.min(1, Math.max(0, retrieval))) * support
-    }
+    const minTerms = Math.min(this.options.minTerms, weight.size)
+    const candidates: Candidate[] = []
+    passages.forEach((list, source) => {
+      const support = evidence[source] ?? 0
+      if (support < this.options.minEvidence) return
+      const context = contexts[source] ?? new Set<string>()
+      const retrieval = Math.min(1, Math.max(0, sources[source]?.usageScore ?? 0))
+      for (const passage of list) {
+        let own = 0
+        for (const term of wanted) if (passage.terms.has(term) || passage.headTerms.has(term)) own++
+        if (own < minTerms) continue
+        const coverage = share(passage.terms, passage.headTerms, context)
+        if (coverage < this.options.minCoverage) continue
+        candidates.push({
+          source,
+          passage,
+          coverage,
+          score: coverage * (0.5 + 0.5 * retrieval) * (support / bestEvidence),
+        })
+      }
+    })
+    candidates.sort((a, b) => b.score - a.score || a.source - b.source)
+    if (candidates.length === 0) return []
+    return this.spreadOver(candidates, sources, input.span) ?? this.best(candidates)
+  }
 
-    const ranked = candidates
-      .filter(
-        (candidate) =>
-          candidate.coverage >= this.options.minCoverage &&
-          candidate.matched >= minTerms &&
-          (evidence[candidate.source] ?? 0) >= this.options.minEvidence,
-      )
-      .sort((a, b) => b.score - a.score || a.source - b.source)
-    const best = ranked[0]
+  /** The best passages, near-duplicates skipped, far weaker ones (under half the best) left out. */
+  private best(candidates: readonly Candidate[]): Candidate[] {
+    const best = candidates[0]
     if (!best) return []
     const chosen: Candidate[] = []
-    for (const candidate of ranked) {
+    for (const candidate of candidates) {
       if (chosen.length === this.options.maxSentences) break
-      // Far weaker sentences dilute a good answer.
       if (candidate.score < best.score * 0.5) break
-      if (chosen.some((kept) => overlap(kept.terms, candidate.terms) > this.options.duplicateOverlap)) continue
+      const terms = candidate.passage.terms
+      if (chosen.some((kept) => overlap(kept.passage.terms, terms) > this.options.duplicateOverlap)) continue
       chosen.push(candidate)
     }
     return chosen
   }
+
+  /**
+   * One passage per document of a span over several documents, in the span's order; undefined when
+   * the question spans one document, or fewer than two of its documents have a passage to quote.
+   */
+  private spreadOver(
+    candidates: readonly Candidate[],
+    sources: readonly RetrievedChunk[],
+    span: DocumentSpan | undefined,
+  ): Candidate[] | undefined {
+    if (!span?.spread) return undefined
+    const chosen: Candidate[] = []
+    for (const documentId of span.documents) {
+      const best = candidates.find((candidate) => sources[candidate.source]?.documentId === documentId)
+      if (best) chosen.push(best)
+      if (chosen.length === this.options.maxSpread) break
+    }
+    return chosen.length >= 2 ? chosen : undefined
+  }
+}
+
+/** What tells a quoted document apart in a trend or a comparison: its subject and period, as its card says. */
+function documentLabel(chunk: RetrievedChunk): string {
+  const card = chunk.card
+  const parts = [card?.subjects[0], card?.period?.label].filter((part): part is string => !!part)
+  return parts.length > 0 ? `${parts.join(', ')}: ` : ''
 }

@@ -1,3 +1,4 @@
+import type { DocumentSpan } from '../retrieval/context/span.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
 
 /** One earlier turn of the chat, oldest first. */
@@ -17,6 +18,8 @@ export interface AnswerInput {
   readonly language: string
   readonly botPrompt: { readonly name: string; readonly prompt: string }
   readonly history: readonly ChatTurn[]
+  /** The documents the question names (who, when), when retrieval worked it out. */
+  readonly span?: DocumentSpan
 }
 
 export interface Answer {

@@ -1,6 +1,7 @@
 import type { ChunkVectorsRepository } from '../storage/ports/chunk-vectors.js'
 import type { SearchRepository } from '../storage/ports/search.js'
 import type { DocumentContextIndex } from './context/document-context.js'
+import type { DocumentSpan } from './context/span.js'
 import { cosine, type Embedder } from './embeddings/types.js'
 import { RRF_K, reciprocalRankFusion } from './fusion.js'
 import { retrievedChunk } from './retrieved-chunk.js'
@@ -41,6 +42,10 @@ export class HybridRetriever implements ExplainingRetriever {
 
   documentContext(companyId: string): Promise<DocumentContextIndex> {
     return this.deps.lexical.documentContext(companyId)
+  }
+
+  documentSpan(companyId: string, text: string, scope: readonly string[] | null): Promise<DocumentSpan> {
+    return this.deps.lexical.documentSpan(companyId, text, scope)
   }
 
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {

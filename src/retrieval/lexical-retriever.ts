@@ -10,7 +10,7 @@ import { BM25_B, BM25_K1, compareRanked, idf, maxScoreOf, type RankedChunk, rank
 import { refCode, refOfCode } from './chunk-ref.js'
 import { queryContext } from './context/boosts.js'
 import { DocumentContextIndex } from './context/document-context.js'
-import { EMPTY_SPAN } from './context/span.js'
+import { type DocumentSpan, documentSpan, EMPTY_SPAN } from './context/span.js'
 import { retrievedChunk } from './retrieved-chunk.js'
 import type { AnalysedQuery, ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
@@ -129,6 +129,11 @@ export class LexicalRetriever implements ExplainingRetriever {
 
   async documentContext(companyId: string): Promise<DocumentContextIndex> {
     return new DocumentContextIndex(await this.repository.documentContexts(companyId))
+  }
+
+  async documentSpan(companyId: string, text: string, scope: readonly string[] | null): Promise<DocumentSpan> {
+    const language = queryLanguage(text, corpusOf(await this.repository.indexedDocuments(companyId)))
+    return documentSpan(await this.documentContext(companyId), text, language, scope)
   }
 
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {

@@ -2,7 +2,7 @@ import type { SearchRepository } from '../storage/ports/search.js'
 import { compareRanked, maxScoreOf, type RankedChunk } from './bm25.js'
 import { queryContext } from './context/boosts.js'
 import type { DocumentContextIndex } from './context/document-context.js'
-import { EMPTY_SPAN } from './context/span.js'
+import { type DocumentSpan, documentSpan, EMPTY_SPAN } from './context/span.js'
 import { queryLanguage, queryTerms } from './lexical-retriever.js'
 import { IndexCache, type IndexCacheOptions } from './memory/index-cache.js'
 import { retrievedChunk } from './retrieved-chunk.js'
@@ -36,6 +36,12 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
   async documentContext(companyId: string): Promise<DocumentContextIndex> {
     const index = await this.cache.get(companyId)
     return index ? index.context() : this.deps.fallback.documentContext(companyId)
+  }
+
+  async documentSpan(companyId: string, text: string, scope: readonly string[] | null): Promise<DocumentSpan> {
+    const index = await this.cache.get(companyId)
+    if (!index) return this.deps.fallback.documentSpan(companyId, text, scope)
+    return documentSpan(index.context(), text, queryLanguage(text, index.corpus()), scope)
   }
 
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {

@@ -79,4 +79,6 @@ export interface ExplainingRetriever extends Retriever {
   retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult>
   /** The context (card, path) of the company's searchable documents that its rankings use. */
   documentContext(companyId: string): Promise<DocumentContextIndex>
+  /** The documents a question names among those of `scope` (null: all), read as `retrieve` reads it. */
+  documentSpan(companyId: string, text: string, scope: readonly string[] | null): Promise<DocumentSpan>
 }

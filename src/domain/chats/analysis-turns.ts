@@ -1,4 +1,4 @@
-import type { Turn } from '../../answering/conversation.js'
+import type { Turn, TurnLanguages } from '../../answering/conversation.js'
 import type {
   AnalysisDocument,
   AnalysisOutcome,
@@ -6,13 +6,10 @@ import type {
   DataAnalysis,
 } from '../../data-analysis/data-analysis.js'
 import { isTableType, notATable } from '../../data-analysis/table-file.js'
-import { resolveScope } from '../../retrieval/scope.js'
-import type { MessageFilters } from '../../retrieval/types.js'
+import type { ResolvedScope } from '../../retrieval/types.js'
 import type { BotRecord } from '../../storage/ports/bots.js'
 import type { DocumentRecord } from '../../storage/ports/knowledge-base.js'
 import type { Repositories } from '../../storage/store.js'
-import { detectLanguage } from '../../text/analysis.js'
-import { answerLanguage } from '../../text/answer-language.js'
 import { AppError, errors } from '../errors.js'
 
 /** Most table documents a question is routed over automatically (more: the question goes to retrieval). */
@@ -48,6 +45,7 @@ export class AnalysisTurns {
     bot: BotRecord,
     message: string,
     documentIds: readonly string[] | undefined,
+    languages: TurnLanguages,
   ): Promise<AnalysisTurn> {
     const ids = [...new Set(documentIds ?? [])]
     if (ids.length === 0) {
@@ -67,7 +65,7 @@ export class AnalysisTurns {
       documents.push(object)
     }
     const tables = await this.analysis.loadTables(await withTags(repos, companyId, documents))
-    const outcome = (await this.analysis.answer(tables, message, languages(bot, message))) as AnalysisOutcome
+    const outcome = (await this.analysis.answer(tables, message, languages)) as AnalysisOutcome
     return toTurn(bot, message, ids, outcome)
   }
 
@@ -77,9 +75,9 @@ export class AnalysisTurns {
     companyId: string,
     bot: BotRecord,
     message: string,
-    filters: MessageFilters | undefined,
+    scope: ResolvedScope,
+    languages: TurnLanguages,
   ): Promise<AnalysisTurn | null> {
-    const scope = await resolveScope(repos, companyId, bot, filters, bot.manualFilters)
     const candidates =
       scope.documentIds === null
         ? await repos.knowledgeBase.documentsUnder(companyId, '/')
@@ -94,7 +92,7 @@ export class AnalysisTurns {
     if (documents.length === 0 || documents.length > AUTOMATIC_MAX_DOCUMENTS) return null
     try {
       const tables = await this.analysis.loadTables(await withTags(repos, companyId, documents))
-      const outcome = await this.analysis.answer(tables, message, languages(bot, message), { automatic: true })
+      const outcome = await this.analysis.answer(tables, message, languages, { automatic: true })
       return outcome
         ? toTurn(
             bot,
@@ -110,10 +108,6 @@ export class AnalysisTurns {
       return null
     }
   }
-}
-
-function languages(bot: BotRecord, message: string): { question: string; answer: string } {
-  return { question: detectLanguage(message), answer: answerLanguage(bot.locale, message) }
 }
 
 async function withTags(

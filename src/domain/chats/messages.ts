@@ -1,9 +1,12 @@
 import type { Conversation, Turn } from '../../answering/conversation.js'
 import type { Clock, Timestamp } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
+import { resolveScope } from '../../retrieval/scope.js'
 import type { MessageFilters } from '../../retrieval/types.js'
 import type { MessageRecord } from '../../storage/ports/messages.js'
 import type { Store } from '../../storage/store.js'
+import { detectLanguage } from '../../text/analysis.js'
+import { answerLanguage } from '../../text/answer-language.js'
 import { assertLicenceActive } from '../companies/licence.js'
 import { AppError, errors } from '../errors.js'
 import type { Principal } from '../principal.js'
@@ -85,12 +88,18 @@ export class MessageService {
     const filters: MessageFilters | undefined = input.filters
       ? { documentIds: input.filters.paths ?? [], tagIds: input.filters.tags ?? [] }
       : undefined
+    // Worked out once for the turn, whichever path answers it.
+    const scope = await resolveScope(store, principal.companyId, bot, filters, bot.manualFilters)
+    const languages = {
+      question: detectLanguage(input.message),
+      answer: answerLanguage(bot.locale, input.message),
+    }
     let analysed: AnalysisTurn | null = null
     if (analysis && input.dataAnalysis === true) {
-      analysed = await analysis.explicit(store, principal.companyId, bot, input.message, input.documentIds)
+      analysed = await analysis.explicit(store, principal.companyId, bot, input.message, input.documentIds, languages)
     } else if (analysis && input.dataAnalysis === undefined && bot.dataScientistMode) {
       // Automatic routing: a table question the planner maps confidently is computed, not retrieved.
-      analysed = await analysis.automatic(store, principal.companyId, bot, input.message, filters)
+      analysed = await analysis.automatic(store, principal.companyId, bot, input.message, scope, languages)
     }
     if (analysed) onToken?.(analysed.turn.text)
     const turn =
@@ -102,7 +111,8 @@ export class MessageService {
           bot,
           message: input.message,
           autoDocumentSelector: input.autoDocumentSelector,
-          filters,
+          scope,
+          languages,
           history: history.map((m) => ({ actor: m.actor, text: m.text })),
         },
         onToken,

@@ -1,0 +1,90 @@
+import type { RetrievedChunk } from '../../retrieval/types.js'
+import { analyze } from '../../text/analysis.js'
+import { sentenceSegments } from '../../text/segments.js'
+
+/** What the offline answerer may quote from a chunk: a sentence, or a table row under its head. */
+export interface Passage {
+  /** The sentence or the row, as written (cells joined by ` | `). */
+  readonly text: string
+  /**
+   * For a row, the lines that make it readable alone: its table's title and unit, and its header
+   * row (`| Three Months Ended July 2, 2023 | …`); empty for a sentence.
+   */
+  readonly head: string
+  /** Its own terms. */
+  readonly terms: ReadonlySet<string>
+  /** The terms of its head (empty for a sentence). */
+  readonly headTerms: ReadonlySet<string>
+}
+
+const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
+/** Citation markers inside document text would be mistaken for ours. */
+const CITATION = /\[\d+\]/g
+/** Fewer terms than this is a fragment (a page number, a lone label), not something to quote. */
+const MIN_PASSAGE_TERMS = 2
+const CELL = ' | '
+
+function clean(text: string): string {
+  return text.replace(CITATION, '').replace(/\s+/g, ' ').trim()
+}
+
+/** Lines split into sentences; the heading trail prose chunks may start with is context, not an answer. */
+function sentencesOf(lines: readonly string[]): string[] {
+  const rest = lines.length > 1 && lines[0]?.includes(' > ') ? lines.slice(1) : lines
+  const sentences: string[] = []
+  for (const line of rest) {
+    for (const { segment } of sentenceSegments(sentenceSegmenter, line)) {
+      const sentence = clean(segment)
+      if (sentence !== '') sentences.push(sentence)
+    }
+  }
+  return sentences
+}
+
+const isRow = (line: string) => line.includes(CELL) || line.startsWith('| ')
+
+/**
+ * The rows of a table chunk with the head that makes each readable alone. A table chunk starts
+ * with its context lines (heading path, title and unit) and its header row, then its rows
+ * (src/ingestion/chunking/tables.ts): the header row is the first line of cells; a line without
+ * cells after it is a section row (`Costs and expenses:`), kept as a row.
+ */
+function rowsOf(lines: readonly string[]): Array<{ head: string; row: string }> {
+  const first = lines.findIndex(isRow)
+  if (first < 0) return []
+  // The heading path repeats the document's running header; the title and unit line says more.
+  const context = lines.slice(0, first).filter((line) => line.trim() !== '')
+  const title = context.length > 1 ? context.slice(1) : context
+  const head = [...title, lines[first] as string].map(clean).join('\n')
+  return lines
+    .slice(first + 1)
+    .map(clean)
+    .filter((row) => row !== '' && row.replaceAll('|', '').trim() !== '')
+    .map((row) => ({ head, row }))
+}
+
+/** The quotable passages of a chunk in `language`, in chunk order. */
+export function passagesOf(chunk: RetrievedChunk, language: string): Passage[] {
+  const lines = chunk.text.split(/\n+/)
+  if (chunk.metadata.category === 'table') {
+    const rows = rowsOf(lines)
+    if (rows.length > 0) {
+      const headTerms = new Map<string, ReadonlySet<string>>()
+      return rows.flatMap(({ head, row }) => {
+        const terms = new Set(analyze(row, language))
+        if (terms.size < MIN_PASSAGE_TERMS) return []
+        let known = headTerms.get(head)
+        if (!known) {
+          known = new Set(analyze(head, language))
+          headTerms.set(head, known)
+        }
+        return [{ text: row, head, terms, headTerms: known }]
+      })
+    }
+  }
+  const none: ReadonlySet<string> = new Set()
+  return sentencesOf(lines).flatMap((text) => {
+    const terms = new Set(analyze(text, language))
+    return terms.size < MIN_PASSAGE_TERMS + 1 ? [] : [{ text, head: '', terms, headTerms: none }]
+  })
+}
