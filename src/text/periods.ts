@@ -1,0 +1,29 @@
+/**
+ * Periods in text and in questions: what a document covers (`for the quarterly period ended July
+ * 2, 2023`, `fiscal 2023`, `Q2 2023`), what a question asks about (`Q2 2023`, `the most recent
+ * quarter`, `last year`, `each quarter`), and how well each document's period fits a question's.
+ * The pieces live in src/text/periods/; this is the one door the other rooms use.
+ */
+export { addDays, nominalEnd, PERIOD_END_SLACK_DAYS, spanDays } from './periods/calendar.js'
+export { type DateMatch, datesIn } from './periods/dates.js'
+export { formatDate, type LabelSource, periodLabel } from './periods/labels.js'
+export {
+  CALENDAR,
+  COMPARATIVE,
+  FULL,
+  grainOf,
+  matchPeriods,
+  PART,
+  type PeriodCandidate,
+  type PeriodScore,
+  WHOLE,
+} from './periods/match.js'
+export { type MentionForm, type PeriodGrain, type PeriodMention, periodsIn } from './periods/mentions.js'
+export {
+  type AbsoluteReference,
+  type EveryReference,
+  type LatestReference,
+  type PeriodReference,
+  periodReferences,
+  type ReferenceGrain,
+} from './periods/references.js'
