@@ -185,7 +185,9 @@ describe('periodReferences (questions)', () => {
   it.each(QUESTIONS)('reads %j', (question, expected) => {
     const references = periodReferences(question)
     expect(references).toHaveLength(expected.length)
-    expected.forEach((want, index) => expect(references[index]).toMatchObject(want))
+    expected.forEach((want, index) => {
+      expect(references[index]).toMatchObject(want)
+    })
   })
 })
 
