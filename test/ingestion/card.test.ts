@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit'
 import { describe, expect, it } from 'vitest'
 import { type CardContext, readCard } from '../../src/ingestion/card/read-card.js'
 import { cardSentence } from '../../src/ingestion/card/sentence.js'
+import { meaningfulTitle } from '../../src/ingestion/card/title.js'
 import { describeDocument } from '../../src/ingestion/describe.js'
 import type { ParsedDocument } from '../../src/ingestion/model.js'
 import { htmlParser } from '../../src/ingestion/parsers/html.js'
@@ -311,6 +312,21 @@ describe('readCard', () => {
     const card: DocumentCard = readCard(parsed, context('plain.txt'))
     expect(card).toEqual({ title: null, subjects: [], period: null, kind: null })
     expect(cardSentence(card, 'en')).toBeNull()
+  })
+})
+
+describe('meaningfulTitle', () => {
+  it.each([
+    ['0000078003-23-000088', null],
+    ['Document', null],
+    ['Untitled spreadsheet', null],
+    ['Microsoft Word - minutes.docx', 'minutes'],
+    ['report_2023_q2_final', null],
+    ['filing-017', null],
+    ['ADBE 10-K FY22', 'ADBE 10-K FY22'],
+    ['临床试验 知情同意书 模板', '临床试验 知情同意书 模板'],
+  ])('reads %j as %j', (title, expected) => {
+    expect(meaningfulTitle(title, 'filing-017.pdf')).toBe(expected)
   })
 })
 

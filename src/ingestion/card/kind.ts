@@ -13,6 +13,8 @@ interface Cue {
   readonly where: Where
   readonly pattern: RegExp
   readonly weight: number
+  /** A `line` cue that is also the document's name (`FORM 10-K`), unlike a letter's `Dear` or a paper's `Abstract`. */
+  readonly names?: boolean
 }
 
 /** A kind needs this much: one strong cue (a title, a form name) or several weaker ones. */
@@ -25,10 +27,10 @@ const TITLE_MAX_CHARS = 160
 
 const CUES: readonly Cue[] = [
   // SEC forms: the form's name heads the cover; its checked box says the same in words.
-  { kind: 'annual report', where: 'line', pattern: /^FORM\s+(?:10-?K|20-?F|40-?F)(?:\/A)?\b/i, weight: 6 },
-  { kind: 'quarterly report', where: 'line', pattern: /^FORM\s+10-?Q(?:\/A)?\b/i, weight: 6 },
-  { kind: 'current report', where: 'line', pattern: /^FORM\s+(?:8-?K|6-?K)(?:\/A)?\b/i, weight: 6 },
-  { kind: 'proxy statement', where: 'line', pattern: /^SCHEDULE\s+14A\b/i, weight: 5 },
+  { kind: 'annual report', where: 'line', pattern: /^FORM\s+(?:10-?K|20-?F|40-?F)(?:\/A)?\b/i, weight: 6, names: true },
+  { kind: 'quarterly report', where: 'line', pattern: /^FORM\s+10-?Q(?:\/A)?\b/i, weight: 6, names: true },
+  { kind: 'current report', where: 'line', pattern: /^FORM\s+(?:8-?K|6-?K)(?:\/A)?\b/i, weight: 6, names: true },
+  { kind: 'proxy statement', where: 'line', pattern: /^SCHEDULE\s+14A\b/i, weight: 5, names: true },
   { kind: 'annual report', where: 'text', pattern: /\bannual\s+report\s+pursuant\s+to\s+section\s+13\b/i, weight: 4 },
   {
     kind: 'quarterly report',
@@ -318,5 +320,5 @@ function kindFromFilename(filename: string): DocumentKind | null {
 
 /** Whether a line names the kind (`FORM 10-Q` for a quarterly report): a title cue of that kind matches it. */
 export function namesKind(kind: DocumentKind, line: string): boolean {
-  return CUES.some((cue) => cue.kind === kind && cue.where !== 'text' && cue.pattern.test(line.trim()))
+  return CUES.some((cue) => cue.kind === kind && (cue.where === 'title' || cue.names) && cue.pattern.test(line.trim()))
 }

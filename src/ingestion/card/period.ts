@@ -235,7 +235,7 @@ export function periodOf(reading: CardReading, context: PeriodContext): CardPeri
   }
   const named =
     titleMentions.find((m) => m.form === 'named' || m.form === 'ended') ??
-    cover.find((m) => m.form === 'named' && (kind === null || EARNINGS_OR_REPORT.has(kind)))
+    cover.find((m) => m.form === 'named' && kind !== null && EARNINGS_OR_REPORT.has(kind))
   if (named) {
     const head = periodsIn(textOf(reading.head), { bareYears: false })
     return labelled(refineNamed(named, [...cover, ...head]), language)

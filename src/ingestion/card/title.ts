@@ -8,12 +8,15 @@ const SHORT_LINE_CHARS = 80
 
 /** Titles that say nothing: tools' defaults and placeholders. */
 const PLACEHOLDER =
-  /^(?:document\d*|untitled(?:\s+document)?|sans\s+titre|unbenannt|sin\s+t[íi]tulo|title|titre|titel|t[íi]tulo|presentation\d*|powerpoint\s+presentation|slide\s*\d*|page\s*\d*|draft|new\s+document|microsoft\s+word|word\s+document|blank|none|null|unknown|default)$/i
+  /^(?:document\d*|untitled(?:\s+\p{L}+)?|sans\s+titre|unbenannt|sin\s+t[íi]tulo|title|titre|titel|t[íi]tulo|presentation\d*|powerpoint\s+presentation|slide\s*\d*|page\s*\d*|draft|new\s+document|microsoft\s+word|word\s+document|blank|none|null|unknown|default)$/iu
 /** What tools put before a title (`Microsoft Word - minutes.docx`). */
 const TOOL_PREFIX = /^(?:microsoft\s+(?:word|powerpoint|excel)\s*-\s*|powerpoint\s+presentation\s*-\s*)/i
 /** Page furniture and labels that head a page without naming the document. */
 const FURNITURE =
   /^(?:table\s+of\s+contents|contents|index|sommaire|table\s+des\s+mati[èe]res|inhalt(?:sverzeichnis)?|[íi]ndice|page\s+\d+(?:\s+(?:of|\/)\s+\d+)?|exhibit\s+[\d.]+[a-z]?|annex\s+[\w.]+|appendix\s+[\w.]+|\(?mark\s+one\)?|confidential|draft|[-–—_\s\d.]+)$/i
+/** Section labels and chapter headings: parts of a document, not its name. */
+const SECTION =
+  /^(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s*)?(?:abstract|summary|executive\s+summary|introduction|background|conclusions?|references|r[ée]sum[ée]|zusammenfassung|einleitung|resumen|introducci[óo]n)\s*[.:]?$|^(?:chapter|chapitre|kapitel|cap[íi]tulo|section|part|partie|teil|parte)\s+[\dIVXLC]+\b/iu
 
 /**
  * A file id or a file name rather than a title: digits and separators (`0000078003-23-000088`),
@@ -21,7 +24,7 @@ const FURNITURE =
  */
 export function looksLikeFileId(text: string): boolean {
   const value = text.trim()
-  if (/^[\d\W_]+$/u.test(value)) return true
+  if (!/\p{L}/u.test(value)) return true
   if (/^[\w-]*\d{6,}[\w-]*$/u.test(value)) return true
   if (/^[^\s]+\.[a-z\d]{2,5}$/i.test(value)) return true
   return /^[\p{L}\d]+(?:[_-][\p{L}\d]+){2,}$/u.test(value) && /\d/.test(value) && !/\s/.test(value)
@@ -40,7 +43,7 @@ export function meaningfulTitle(title: string | undefined, filename: string): st
 function isRealHeading(line: CardLine): boolean {
   const text = line.text.trim()
   if (text.length > TITLE_MAX_CHARS || (text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return false
-  return !FURNITURE.test(text) && !looksLikeFileId(text)
+  return !FURNITURE.test(text) && !SECTION.test(text) && !looksLikeFileId(text)
 }
 
 /**
