@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit'
 import { describe, expect, it } from 'vitest'
+import { legalNamesIn } from '../../src/ingestion/card/legal-names.js'
 import { type CardContext, readCard } from '../../src/ingestion/card/read-card.js'
 import { cardSentence } from '../../src/ingestion/card/sentence.js'
 import { meaningfulTitle } from '../../src/ingestion/card/title.js'
@@ -303,6 +304,43 @@ describe('readCard', () => {
     expect(readCard(dated, context('planning-2023-05-03.txt')).period).toMatchObject({ start: '2023-06-01' })
   })
 
+  it.each([
+    [
+      'a quarterly report with statements for three months only is a first quarter',
+      'FORM 10-Q\n\nFor the quarterly period ended March 31, 2023\n\nStatements for the three months ended March 31, 2023.',
+      { fiscalQuarter: 1, fiscalYear: 2023 },
+    ],
+    [
+      'a quarter that ends with the year is a fourth quarter',
+      'For the quarterly period ended December 31, 2022\n\nStatements for the year ended December 31, 2022.',
+      { fiscalQuarter: 4, fiscalYear: 2022 },
+    ],
+    [
+      'a quarter of any other report says no fiscal number without a sign',
+      'For the quarterly period ended March 31, 2023\n\nStatements for the three months ended March 31, 2023.',
+      { start: '2023-01-01', label: 'quarter ended March 31, 2023' },
+    ],
+  ])('%s', async (_, text, period) => {
+    const parsed = await parseText('q.txt', text, 'text/plain')
+    expect(readCard(parsed, context('q.txt')).period).toMatchObject(period)
+  })
+
+  it("does not take a table's dates for the document's own", () => {
+    const sheet: ParsedDocument = {
+      blocks: [
+        {
+          kind: 'table',
+          sheet: 'Orders',
+          header: ['Order', 'Date'],
+          rows: [{ rowNumber: 2, cells: ['A-1', 'September 20, 2018'] }],
+        },
+      ],
+      pageCount: 1,
+      documentType: 'text',
+    }
+    expect(readCard(sheet, context('orders.xlsx')).period).toBeNull()
+  })
+
   it('says nothing when the document says nothing', async () => {
     const parsed = await parseText(
       'plain.txt',
@@ -312,6 +350,20 @@ describe('readCard', () => {
     const card: DocumentCard = readCard(parsed, context('plain.txt'))
     expect(card).toEqual({ title: null, subjects: [], period: null, kind: null })
     expect(cardSentence(card, 'en')).toBeNull()
+  })
+})
+
+describe('legalNamesIn', () => {
+  it.each([
+    ['PFIZER INC.', ['PFIZER INC.']],
+    ['American Water Works Company, Inc. and its subsidiaries', ['American Water Works Company, Inc.']],
+    ['The Boeing Company, together with its subsidiaries', ['The Boeing Company']],
+    ['Siemens AG and Acme GmbH', ['Siemens AG', 'Acme GmbH']],
+    ['results for 2023 and Fabrikam Inc. said', ['Fabrikam Inc.']],
+    ['3M Company', ['3M Company']],
+    ['The Company and the Group', []],
+  ])('reads %j', (text, names) => {
+    expect(legalNamesIn(text).map((name) => name.surface)).toEqual(names)
   })
 })
 

@@ -264,7 +264,7 @@ export interface KindContext {
 /** The lines that can name a document: its metadata title, the cover's headings, its first short lines. */
 export function titleLines(reading: CardReading, metadataTitle: string | null): string[] {
   const headings = reading.cover.filter((line) => line.heading).slice(0, TITLE_HEADINGS)
-  const first = reading.cover.slice(0, TITLE_LINES)
+  const first = reading.cover.filter((line) => !line.table).slice(0, TITLE_LINES)
   const lines = [
     ...(metadataTitle ? [metadataTitle] : []),
     ...headings.map((line) => line.text),

@@ -154,7 +154,8 @@ export function legalNamesIn(text: string): LegalName[] {
     const variants: string[] = []
     for (let start = 0; start < leadWords.length; start++) {
       const first = leadWords[start] ?? ''
-      if (!isWord(first) || new RegExp(`^${JOINER}$`, 'u').test(first)) continue
+      // A name starts with a word, not a joiner or a number (`2023 and Fabrikam Inc.`; `3M` is a word).
+      if (!isWord(first) || new RegExp(`^${JOINER}$`, 'u').test(first) || /^[\d.,]+$/.test(first)) continue
       const words = leadWords.slice(start)
       if (words.every((word) => GENERIC.has(foldWord(word.replace(/[.,]$/, ''))))) continue
       const prefix = start === 0 && lastForm < 0 && /^(?:The|THE)\s/u.test(lead) ? lead.slice(0, 4) : ''

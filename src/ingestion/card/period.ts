@@ -98,6 +98,7 @@ function fiscalQuarterOf(
   headText: string,
   headMentions: readonly PeriodMention[],
   cover: readonly PeriodMention[],
+  kind: DocumentKind | null,
 ): number | undefined {
   if (statement.period.fiscalQuarter) return statement.period.fiscalQuarter
   const longer = quartersFromLongerSpans(headText, statement.period.end)
@@ -111,15 +112,22 @@ function fiscalQuarterOf(
   ) {
     return named.period.fiscalQuarter
   }
-  // Financial statements for three months only, with no six or nine: the first quarter.
-  return ending.some((m) => m.grain === 'quarter' && m !== statement) ? 1 : undefined
+  // A year that ends with the quarter: its fourth.
+  if (ending.some((m) => m.grain === 'year')) return 4
+  // A quarterly report (never a fourth quarter) with three months' statements only: the first.
+  return kind === 'quarterly report' && ending.some((m) => m.grain === 'quarter' && m !== statement) ? 1 : undefined
 }
 
-function fromStatement(statement: PeriodMention, headText: string, cover: readonly PeriodMention[]): LabelSource {
+function fromStatement(
+  statement: PeriodMention,
+  headText: string,
+  cover: readonly PeriodMention[],
+  kind: DocumentKind | null,
+): LabelSource {
   const { period, grain } = statement
   const fiscalCounts = fiscalMentionCounts(headText)
   if (grain === 'quarter') {
-    const quarter = fiscalQuarterOf(statement, headText, periodsIn(headText, { bareYears: false }), cover)
+    const quarter = fiscalQuarterOf(statement, headText, periodsIn(headText, { bareYears: false }), cover, kind)
     if (!quarter) return statement
     const fiscalYear = fiscalYearOf(period.end, quarter, fiscalCounts)
     return { ...statement, period: { ...period, fiscalYear, fiscalQuarter: quarter } }
@@ -171,7 +179,10 @@ function lastQuarterOfNamedYear(mentions: readonly PeriodMention[]): LabelSource
   }
 }
 
-/** The document's own date on its cover: after `Date of report`, a `Date:`-like label, or alone on a short line. */
+/**
+ * The document's own date on its cover (tables left out: a spreadsheet's dates are its data):
+ * after `Date of report`, a `Date:`-like label, or alone on a short line.
+ */
 function ownDate(coverText: string, reportDateOnly: boolean): PeriodMention | null {
   const window = coverText.slice(0, DATE_WINDOW_CHARS)
   for (const mention of periodsIn(window, { bareYears: false })) {
@@ -215,15 +226,16 @@ export function periodOf(reading: CardReading, context: PeriodContext): CardPeri
   const { language, kind } = context
   const coverText = textOf(reading.cover)
   const cover = periodsIn(coverText, { bareYears: false })
+  const proseText = textOf(reading.cover.filter((line) => !line.table))
   const titleMentions = context.titleLines.flatMap((line) => periodsIn(line))
   const dated = kind !== null && DATED_KINDS.has(kind)
   if (dated) {
-    const date = ownDate(coverText, false)
+    const date = ownDate(proseText, false)
     if (date) return labelled(date, language)
   }
   const statement = cover.find((m) => m.form === 'ended' && STATEMENT_GRAINS.has(m.grain))
   if (statement) {
-    return labelled(fromStatement(statement, textOf(reading.head), cover), language)
+    return labelled(fromStatement(statement, textOf(reading.head), cover, kind), language)
   }
   const reportDate = ownDate(coverText, true)
   if (reportDate) return labelled(reportDate, language)
@@ -240,7 +252,7 @@ export function periodOf(reading: CardReading, context: PeriodContext): CardPeri
     const head = periodsIn(textOf(reading.head), { bareYears: false })
     return labelled(refineNamed(named, [...cover, ...head]), language)
   }
-  const own = dated ? null : ownDate(coverText, false)
+  const own = dated ? null : ownDate(proseText, false)
   if (own) return labelled(own, language)
   const titleYear = titleMentions.find((m) => m.form === 'year' || m.form === 'date' || m.form === 'range')
   if (titleYear) return labelled(titleYear, language)

@@ -16,6 +16,8 @@ const SAMPLE_CHARS = 60_000
 export interface CardLine {
   readonly text: string
   readonly heading: boolean
+  /** A table's rows joined (`cell | cell ; cell | cell`): data, not the document's own words. */
+  readonly table: boolean
   readonly page: number | undefined
 }
 
@@ -38,7 +40,7 @@ function tableLine(block: TableBlock): string {
 
 function lineOf(block: Block): CardLine {
   const text = block.kind === 'table' ? tableLine(block) : oneLine(block.text)
-  return { text, heading: block.kind === 'heading', page: block.page }
+  return { text, heading: block.kind === 'heading', table: block.kind === 'table', page: block.page }
 }
 
 function blockChars(block: Block): number {
