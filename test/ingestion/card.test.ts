@@ -159,6 +159,29 @@ describe('readCard', () => {
     expect(card.title).toBe('Fabrikam, Inc. Reports Fourth Quarter and Full Year 2022 Results')
   })
 
+  it('reads a results news release of a company whose name has no legal form', async () => {
+    const parsed = await parseText(
+      'news.txt',
+      [
+        'News Release',
+        '',
+        'Investor contacts: investor.relations@example.com',
+        '',
+        'Media contacts: media@example.com',
+        '',
+        'Smith & Jones Reports 2023 Second-Quarter Results',
+        '',
+        'NEW BRUNSWICK, July 20, 2023 – Smith & Jones (NYSE: SJX) today announced results for second-quarter 2023. ' +
+          'Smith & Jones raised its guidance for the year.',
+      ].join('\n'),
+      'text/plain',
+    )
+    const card = readCard(parsed, context('news.txt'))
+    expect(card.kind).toBe('earnings release')
+    expect(card.subjects).toEqual(['Smith & Jones', 'SJX'])
+    expect(card.period).toMatchObject({ fiscalYear: 2023, fiscalQuarter: 2 })
+  })
+
   it('reads an 8-K: a current report dated the day of its report', async () => {
     const parsed = await parseText(
       'current.txt',

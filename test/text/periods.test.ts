@@ -47,6 +47,7 @@ const DOCUMENT_TEXT: readonly [string, Expected | readonly Expected[]][] = [
     { grain: 'quarter', form: 'named', fiscalYear: 2024, fiscalQuarter: 1, start: '2024-01-01', end: '2024-03-31' },
   ],
   ['fiscal 2024 first quarter', { grain: 'quarter', fiscalYear: 2024, fiscalQuarter: 1 }],
+  ['Reports 2023 Second-Quarter Results', { grain: 'quarter', fiscalYear: 2023, fiscalQuarter: 2 }],
   ['PepsiCo Reports First-Quarter 2023 Results', { grain: 'quarter', fiscalYear: 2023, fiscalQuarter: 1 }],
   ['FOURTH QUARTER AND FULL YEAR 2022 RESULTS', { grain: 'quarter', fiscalYear: 2022, fiscalQuarter: 4 }],
   ['Q2 2023', { grain: 'quarter', fiscalYear: 2023, fiscalQuarter: 2, start: '2023-04-01', end: '2023-06-30' }],

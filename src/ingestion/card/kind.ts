@@ -254,6 +254,9 @@ const KIND_OF_TYPE: readonly [RegExp, DocumentKind][] = [
   [/^message\/rfc822$|ms-outlook/i, 'email'],
 ]
 
+/** Kinds that are a narrower case of another: [narrow, broad]. */
+const REFINES: readonly [DocumentKind, DocumentKind][] = [['earnings release', 'press release']]
+
 /** What the kind is read from, beside the document's own text. */
 export interface KindContext {
   readonly metadataTitle: string | null
@@ -295,6 +298,11 @@ export function kindOf(reading: CardReading, context: KindContext): DocumentKind
           : cue.pattern.test(coverText)
     const times = typeof found === 'number' ? Math.min(found, 3) : found ? 1 : 0
     if (times > 0) scores.set(cue.kind, (scores.get(cue.kind) ?? 0) + cue.weight * times)
+  }
+  // An earnings release is a press release about results: what says `press release` counts for it too.
+  for (const [narrow, broad] of REFINES) {
+    const own = scores.get(narrow)
+    if (own) scores.set(narrow, own + (scores.get(broad) ?? 0))
   }
   const [best] = [...scores].sort((a, b) => b[1] - a[1])
   if (best && best[1] >= KIND_MIN_SCORE) return best[0]

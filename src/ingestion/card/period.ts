@@ -92,30 +92,39 @@ function quartersFromLongerSpans(text: string, end: string): Set<number> {
   return quarters
 }
 
-/** The fiscal quarter of a quarter's statement: its own ordinal, else the six or nine months that end with it. */
+/** A quarter's fiscal number, and its fiscal year when the text names it with the quarter. */
+interface FiscalQuarter {
+  readonly quarter: number
+  readonly year?: number
+}
+
+/**
+ * The fiscal quarter of a quarter's statement: its own ordinal, else the six or nine months that
+ * end with it, else the quarter the cover names (`Fourth Quarter Fiscal 2023`, with its year), else
+ * the fourth when a year ends with it, else the first for a quarterly report with three months'
+ * statements only (a 10-Q never covers a fourth quarter).
+ */
 function fiscalQuarterOf(
   statement: PeriodMention,
   headText: string,
-  headMentions: readonly PeriodMention[],
   cover: readonly PeriodMention[],
   kind: DocumentKind | null,
-): number | undefined {
-  if (statement.period.fiscalQuarter) return statement.period.fiscalQuarter
+): FiscalQuarter | undefined {
+  if (statement.period.fiscalQuarter) return { quarter: statement.period.fiscalQuarter }
   const longer = quartersFromLongerSpans(headText, statement.period.end)
-  if (longer.has(3)) return 3
-  if (longer.has(2)) return 2
-  const ending = headMentions.filter((m) => m.form === 'ended' && sameEnd(m.period.end, statement.period.end))
+  if (longer.has(3)) return { quarter: 3 }
+  if (longer.has(2)) return { quarter: 2 }
   const named = cover.find((m) => m.form === 'named' && m.grain === 'quarter' && m.period.fiscalQuarter)
-  if (
-    named?.period.fiscalQuarter &&
-    Math.abs((named.period.fiscalYear ?? 0) - nominalEnd(statement.period.end).year) <= 1
-  ) {
-    return named.period.fiscalQuarter
+  const { fiscalQuarter, fiscalYear } = named?.period ?? {}
+  if (fiscalQuarter && fiscalYear && Math.abs(fiscalYear - nominalEnd(statement.period.end).year) <= 1) {
+    return { quarter: fiscalQuarter, year: fiscalYear }
   }
-  // A year that ends with the quarter: its fourth.
-  if (ending.some((m) => m.grain === 'year')) return 4
-  // A quarterly report (never a fourth quarter) with three months' statements only: the first.
-  return kind === 'quarterly report' && ending.some((m) => m.grain === 'quarter' && m !== statement) ? 1 : undefined
+  const ending = periodsIn(headText, { bareYears: false }).filter(
+    (m) => m.form === 'ended' && sameEnd(m.period.end, statement.period.end),
+  )
+  if (ending.some((m) => m.grain === 'year')) return { quarter: 4 }
+  const threeMonths = ending.some((m) => m.grain === 'quarter' && m.index !== statement.index)
+  return kind === 'quarterly report' && threeMonths ? { quarter: 1 } : undefined
 }
 
 function fromStatement(
@@ -127,13 +136,14 @@ function fromStatement(
   const { period, grain } = statement
   const fiscalCounts = fiscalMentionCounts(headText)
   if (grain === 'quarter') {
-    const quarter = fiscalQuarterOf(statement, headText, periodsIn(headText, { bareYears: false }), cover, kind)
-    if (!quarter) return statement
-    const fiscalYear = fiscalYearOf(period.end, quarter, fiscalCounts)
-    return { ...statement, period: { ...period, fiscalYear, fiscalQuarter: quarter } }
+    const fiscal = fiscalQuarterOf(statement, headText, cover, kind)
+    if (!fiscal) return statement
+    const fiscalYear = fiscal.year ?? fiscalYearOf(period.end, fiscal.quarter, fiscalCounts)
+    return { ...statement, period: { ...period, fiscalYear, fiscalQuarter: fiscal.quarter } }
   }
-  if (grain === 'year')
+  if (grain === 'year') {
     return { ...statement, period: { ...period, fiscalYear: fiscalYearOf(period.end, 4, fiscalCounts) } }
+  }
   return statement
 }
 
@@ -150,7 +160,8 @@ function refineNamed(named: PeriodMention, mentions: readonly PeriodMention[]): 
       m.grain === 'quarter' &&
       m.period.fiscalQuarter === undefined &&
       (m.form === 'ended' || m.form === 'named') &&
-      [year - 1, year].includes(nominalEnd(m.period.end).year),
+      // A fiscal year ends in the year it is named by, or (named by its start) in the next.
+      [year - 1, year, year + 1].includes(nominalEnd(m.period.end).year),
   )
   if (!dated) return named
   const period: Period = {

@@ -11,6 +11,7 @@ const SUBJECT_MIN_SCORE = 5
 const REGISTRANT = 10
 const DEFINED = 5
 const HEADLINE = 3
+const DATELINE = 4
 const COVER_HEADING = 3
 const COVER = 2
 const HEAD = 1
@@ -32,9 +33,34 @@ const AND_SUBSIDIARIES =
 const FORMERLY =
   /^\s*[,(]?\s*\(?\s*(?:formerly(?:\s+known\s+as)?|previously\s+known\s+as|f\/k\/a|anciennement|ehemals|vormals|anteriormente)\s+[“"]?([^”")\n]{3,80}?)[”"]?\s*[),;\n]/iu
 const FORMER_NAME_LABEL = /^\(?\s*former\s+name\s+or\s+former\s+address/i
-/** A press release's headline: `PepsiCo Reports First-Quarter 2023 Results`, `Amcor reports fiscal 2023 results`. */
-const HEADLINE_SUBJECT =
-  /^((?:The\s+)?[\p{Lu}\d][\p{L}\d&'’.-]*(?:\s+[\p{Lu}\d][\p{L}\d&'’.-]*){0,4}?)\s+(?:reports?|announces?|posts?|delivers?|publie|annonce|presenta|anuncia|meldet|ver[öo]ffentlicht)\b/u
+const NAME_WORD = "[\\p{Lu}\\d][\\p{L}\\d&'’.-]*"
+const NAME_JOINER = '(?:&|and|of|de|du|des|la|y|und)'
+/** Capitalised words of a name, with joiners (`Johnson & Johnson`, `Bank of America`). */
+const NAME_WORDS = `(?:The\\s+)?${NAME_WORD}(?:\\s+(?:${NAME_JOINER}\\s+)?${NAME_WORD}){0,4}?`
+/** Verbs of a headline, in lower, capitalised and upper case (names must keep their capitals, so no `i` flag). */
+const HEADLINE_VERBS = [
+  'reports',
+  'report',
+  'announces',
+  'announce',
+  'posts',
+  'delivers',
+  'publie',
+  'annonce',
+  'presenta',
+  'anuncia',
+  'meldet',
+  'veröffentlicht',
+]
+  .flatMap((verb) => [verb, verb.charAt(0).toUpperCase() + verb.slice(1), verb.toUpperCase()])
+  .join('|')
+/** A press release's headline: `PepsiCo Reports First-Quarter 2023 Results`, `Johnson & Johnson Reports …`. */
+const HEADLINE_SUBJECT = new RegExp(`^(${NAME_WORDS})\\s+(?:${HEADLINE_VERBS})(?![\\p{L}\\d])`, 'u')
+/** A press release's dateline: the name right before its exchange and ticker, `Johnson & Johnson (NYSE: JNJ)`. */
+const BEFORE_TICKER = new RegExp(
+  `(?<![\\p{L}\\d])(${NAME_WORDS})\\s*\\(\\s*(?:NYSE|NASDAQ|Nasdaq|NYSE\\s+American|TSX|LSE|ASX|Euronext(?:\\s+\\w+)?|SIX|XETRA)\\s*:`,
+  'gu',
+)
 /** Words a legal name adds to a short one (`Amcor` → `Amcor plc`). */
 const FORM_WORDS = new Set(
   [
@@ -262,6 +288,12 @@ export function subjectsOf(reading: CardReading, context: SubjectContext): strin
   }
   if (context.metadataTitle)
     for (const name of legalNamesIn(context.metadataTitle)) ledger.addName(name, METADATA, 'metadata')
+  for (const line of reading.head) {
+    for (const m of line.text.matchAll(BEFORE_TICKER)) {
+      const name = (m[1] ?? '').replace(/^(?:the|The)\s+(?=\p{Lu})/u, (article) => (article === 'the ' ? '' : article))
+      if (nameKey(name)) ledger.add(nameKey(name), name, DATELINE, 'dateline')
+    }
+  }
   for (const name of headlineNames(context.titleLines)) {
     ledger.add(nameKey(name), name, HEADLINE, 'headline')
     const pattern = new RegExp(`(?<![\\p{L}\\d])${escapeRegex(name)}(?![\\p{L}\\d])`, 'giu')
