@@ -1,8 +1,15 @@
 import type { CardPeriod, Period } from '../../storage/ports/document-card.js'
 import type { DocumentKind } from '../../text/document-kinds.js'
-import { dateParts } from '../../text/periods/calendar.js'
-import { MONTH_PATTERN, monthNumber } from '../../text/periods/months.js'
-import { type LabelSource, nominalEnd, type PeriodMention, periodLabel, periodsIn } from '../../text/periods.js'
+import {
+  dateParts,
+  type LabelSource,
+  MONTH_PATTERN,
+  monthNumber,
+  nominalEnd,
+  type PeriodMention,
+  periodLabel,
+  periodsIn,
+} from '../../text/periods.js'
 import { type CardReading, textOf } from './reading.js'
 
 /** Kinds whose period is the day they were written or held, not a span they report on. */
@@ -36,6 +43,7 @@ const DATE_LABEL =
 const OTHER_DATE =
   /(?:\bdue|\bbirth|\bborn|\bexpir\w*|\bvalid\s+until|\bdeadline|\bf[äa]llig|\b[ée]ch[ée]ance|\bvencimiento)\b[^\n]{0,20}$/i
 
+/** Kinds whose cover may name their period in passing text (`fiscal 2023 results`). */
 const EARNINGS_OR_REPORT: ReadonlySet<DocumentKind> = new Set([
   'annual report',
   'quarterly report',
@@ -43,8 +51,7 @@ const EARNINGS_OR_REPORT: ReadonlySet<DocumentKind> = new Set([
   'earnings release',
 ])
 
-const sameEnd = (a: string, b: string) => a === b
-
+/** How often the text names each fiscal year (`fiscal 2022`, `FY22`). */
 function fiscalMentionCounts(text: string): Map<number, number> {
   const counts = new Map<number, number>()
   for (const mention of periodsIn(text, { bareYears: false })) {
@@ -120,13 +127,14 @@ function fiscalQuarterOf(
     return { quarter: fiscalQuarter, year: fiscalYear }
   }
   const ending = periodsIn(headText, { bareYears: false }).filter(
-    (m) => m.form === 'ended' && sameEnd(m.period.end, statement.period.end),
+    (m) => m.form === 'ended' && m.period.end === statement.period.end,
   )
   if (ending.some((m) => m.grain === 'year')) return { quarter: 4 }
   const threeMonths = ending.some((m) => m.grain === 'quarter' && m.index !== statement.index)
   return kind === 'quarterly report' && threeMonths ? { quarter: 1 } : undefined
 }
 
+/** A statement's period with the fiscal numbers the document gives or implies (see fiscalQuarterOf, fiscalYearOf). */
 function fromStatement(
   statement: PeriodMention,
   headText: string,
@@ -214,8 +222,8 @@ const STATEMENT_GRAINS = new Set(['quarter', 'half', 'nine-months', 'year'])
 /** What the period is read from, beside the document's own text. */
 export interface PeriodContext {
   readonly kind: DocumentKind | null
+  /** The lines that can name the document (its metadata title among them): named periods there count. */
   readonly titleLines: readonly string[]
-  readonly metadataTitle: string | null
   /** The file name and its folders, a fallback only. */
   readonly path: string
   readonly language: string

@@ -40,7 +40,6 @@ export function readCard(parsed: ParsedDocument, context: CardContext): Document
   const period = periodOf(reading, {
     kind,
     titleLines: lines,
-    metadataTitle,
     path: context.objectName || context.filename,
     language: context.language,
   })

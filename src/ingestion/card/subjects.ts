@@ -56,9 +56,12 @@ const HEADLINE_VERBS = [
   .join('|')
 /** A press release's headline: `PepsiCo Reports First-Quarter 2023 Results`, `Johnson & Johnson Reports …`. */
 const HEADLINE_SUBJECT = new RegExp(`^(${NAME_WORDS})\\s+(?:${HEADLINE_VERBS})(?![\\p{L}\\d])`, 'u')
-/** A press release's dateline: the name right before its exchange and ticker, `Johnson & Johnson (NYSE: JNJ)`. */
+/**
+ * A press release's dateline: the name right before an exchange's code and a ticker, `Johnson &
+ * Johnson (NYSE: JNJ)`, `PepsiCo, Inc. (Nasdaq: PEP)`.
+ */
 const BEFORE_TICKER = new RegExp(
-  `(?<![\\p{L}\\d])(${NAME_WORDS})\\s*\\(\\s*(?:NYSE|NASDAQ|Nasdaq|NYSE\\s+American|TSX|LSE|ASX|Euronext(?:\\s+\\w+)?|SIX|XETRA)\\s*:`,
+  `(?<![\\p{L}\\d])(${NAME_WORDS}),?\\s*\\(\\s*[A-Z][A-Za-z]{1,9}(?:\\s+[A-Z][a-z]+)?\\s*:\\s*[A-Z]{1,5}(?:\\.[A-Z])?\\s*[);]`,
   'gu',
 )
 /** Words a legal name adds to a short one (`Amcor` → `Amcor plc`). */
@@ -290,8 +293,16 @@ export function subjectsOf(reading: CardReading, context: SubjectContext): strin
     for (const name of legalNamesIn(context.metadataTitle)) ledger.addName(name, METADATA, 'metadata')
   for (const line of reading.head) {
     for (const m of line.text.matchAll(BEFORE_TICKER)) {
-      const name = (m[1] ?? '').replace(/^(?:the|The)\s+(?=\p{Lu})/u, (article) => (article === 'the ' ? '' : article))
-      if (nameKey(name)) ledger.add(nameKey(name), name, DATELINE, 'dateline')
+      // A legal name that ends at the bracket (`PepsiCo, Inc. (Nasdaq: PEP)`), else the capitalised words.
+      const end = (m.index ?? 0) + (m[1] ?? '').length
+      const legal = legalNamesIn(line.text.slice(Math.max(0, end - 120), end)).at(-1)
+      if (legal && legal.index + legal.surface.length >= Math.min(end, 120) - 1) {
+        ledger.addName(legal, DATELINE, 'dateline')
+        continue
+      }
+      const name = (m[1] ?? '').replace(/^the\s+/, '')
+      const words = nameKey(name).split(' ').filter(Boolean)
+      if (words.some((word) => !FORM_WORDS.has(word))) ledger.add(nameKey(name), name, DATELINE, 'dateline')
     }
   }
   for (const name of headlineNames(context.titleLines)) {
