@@ -231,6 +231,21 @@ describe('readCard', () => {
     expect(card.period).toMatchObject({ start: '2024-03-05', end: '2024-03-05' })
   })
 
+  it('reads a letter to whom it may concern, and no period from a copyright line', async () => {
+    const letter = await parseText(
+      'memo.txt',
+      'May 5, 2023\n\nTo Whom it May Concern:\n\nThe blankets were delivered on January 23, 2023.\n\nBest Regards,\n\nMallori',
+      'text/plain',
+    )
+    expect(readCard(letter, context('memo.txt'))).toMatchObject({ kind: 'letter', period: { start: '2023-05-05' } })
+    const notice = await parseText(
+      'notice.txt',
+      'Declaration, first article\n\n© 1996 – 2009 The Office of the High Commissioner\n\nAll human beings are born free.',
+      'text/plain',
+    )
+    expect(readCard(notice, context('notice.txt')).period).toBeNull()
+  })
+
   it('reads minutes: the meeting date, and no organisation when none is named', async () => {
     const parsed = await parseText(
       'minutes.md',

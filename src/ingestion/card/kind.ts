@@ -24,6 +24,8 @@ const TITLE_LINES = 4
 /** Cover headings that can be its title. */
 const TITLE_HEADINGS = 8
 const TITLE_MAX_CHARS = 160
+/** A copyright line names an owner and years, not the document. */
+const LEGAL_LINE = /^(?:©|\(c\)|copyright\b)|\ball\s+rights\s+reserved\b/i
 
 const CUES: readonly Cue[] = [
   // SEC forms: the form's name heads the cover; its checked box says the same in words.
@@ -186,7 +188,8 @@ const CUES: readonly Cue[] = [
   {
     kind: 'letter',
     where: 'line',
-    pattern: /^(?:dear|cher|ch[èe]re|madame|monsieur|sehr\s+geehrte|liebe[rs]?|estimad[oa]s?|querid[oa]s?)\b/i,
+    pattern:
+      /^(?:dear|to\s+whom\s+it\s+may\s+concern|cher|ch[èe]re|madame|monsieur|sehr\s+geehrte|liebe[rs]?|estimad[oa]s?|querid[oa]s?|a\s+quien\s+corresponda)\b/i,
     weight: 3,
   },
   {
@@ -273,7 +276,7 @@ export function titleLines(reading: CardReading, metadataTitle: string | null): 
     ...headings.map((line) => line.text),
     ...first.map((l) => l.text),
   ]
-  return [...new Set(lines)].filter((line) => line.length <= TITLE_MAX_CHARS)
+  return [...new Set(lines)].filter((line) => line.length <= TITLE_MAX_CHARS && !LEGAL_LINE.test(line))
 }
 
 /**
