@@ -242,6 +242,22 @@ describe('matchPeriods', () => {
     expect(scores('Q4 2022', [amcor])['amcor-q2']).toBeGreaterThan(PART)
   })
 
+  it('matches a quarter the question calls fiscal by fiscal numbers only', () => {
+    const amcorQ4 = quarter('amcor-q4', '2023-04-01', '2023-06-30', 2023, 4)
+    expect(scores('Q2 FY2023', [amcorQ4])['amcor-q4']).toBe(0)
+    expect(scores('Q2 2023', [amcorQ4])['amcor-q4']).toBeGreaterThan(PART)
+  })
+
+  it('steps back by calendar quarters and years from the latest, whether or not a document covers them', () => {
+    const result = scores('the previous quarter', CANDIDATES)
+    expect(result['pfe-q1']).toBe(FULL)
+    expect(result['mgm-q1']).toBe(FULL)
+    expect(result['pfe-q2']).toBe(0)
+    const gap = [annual('y2022', '2022-01-01', '2022-12-31', 2022), annual('y2020', '2020-01-01', '2020-12-31', 2020)]
+    expect(scores('the prior year', gap)).toEqual({ y2022: COMPARATIVE, y2020: 0 })
+    expect(scores('the last three years', gap)).toEqual({ y2022: FULL, y2020: FULL })
+  })
+
   it('matches a year to its annual report fully, its quarters partly and the next annual report as comparative', () => {
     const result = scores('What was revenue in 2022?', [
       ...CANDIDATES,
