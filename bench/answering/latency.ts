@@ -13,6 +13,7 @@ import { indexDocument } from '../../src/ingestion/index-document.js'
 import type { ChunkDraft } from '../../src/ingestion/pipeline-types.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { createKyselyStore } from '../../src/storage/kysely/store.js'
+import { EMPTY_CARD } from '../../src/storage/ports/document-card.js'
 import { BenchApi } from '../support/api.js'
 import { ChatApi, pool, quantile } from '../support/chat-api.js'
 import { ROOT, requireData } from '../support/data.js'
@@ -257,6 +258,7 @@ async function main(): Promise<void> {
               documentType: 'text',
               language: 'en',
               description: null,
+              card: EMPTY_CARD,
             })
             await tx.knowledgeBase.updateProcessing(api.companyId, doc.id, 'any', { chunkCount: drafts.length })
           })

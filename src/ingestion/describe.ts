@@ -1,5 +1,7 @@
 import { cleanText, oneLine } from '../lib/whitespace.js'
+import type { DocumentCard } from '../storage/ports/document-card.js'
 import { type AnalyzedToken, analyzeTokens } from '../text/analysis.js'
+import { cardSentence } from './card/sentence.js'
 import { sentences } from './chunking/text.js'
 import type { Block, ParsedDocument } from './model.js'
 import { tableText } from './table-text.js'
@@ -206,26 +208,33 @@ function clip(text: string, max: number): string {
 }
 
 /**
- * An offline description of a parsed document, at most MAX_DESCRIPTION_CHARS characters: its
- * title (the document's own, else its first heading), its first two or three sentences of real
- * prose (boilerplate skipped), and five to eight key phrases in their written form, introduced in
- * the document's language. Null when the document has no text at all.
+ * An offline description of a parsed document, at most MAX_DESCRIPTION_CHARS characters: the
+ * sentence its card makes (what kind of document, whose, for which period: cardSentence), its
+ * title (the card's, else the document's own, else its first heading), its first two or three
+ * sentences of real prose (boilerplate skipped), and five to eight key phrases in their written
+ * form, introduced in the document's language. Null when the document has no text at all.
  */
-export function describeDocument(parsed: ParsedDocument, language: string): string | null {
+export function describeDocument(parsed: ParsedDocument, language: string, card?: DocumentCard): string | null {
   const pieces = textPieces(parsed, KEY_PHRASE_SAMPLE_CHARS)
   if (pieces.length === 0) return null
   const firstHeading = parsed.blocks.find((block) => block.kind === 'heading')
-  const title = oneLine(parsed.title || (firstHeading?.kind === 'heading' ? firstHeading.text : ''))
+  const title = oneLine(card?.title || parsed.title || (firstHeading?.kind === 'heading' ? firstHeading.text : ''))
   const lead = leadSentences(parsed, title).map(endSentence).join(' ')
   const phrases = keyPhrases(pieces, language)
   const label = KEY_TOPICS_LABEL[language] ?? KEY_TOPICS_LABEL.en
   const topics = (count: number) => (count > 0 ? `${label}: ${phrases.slice(0, count).join(', ')}.` : '')
 
+  const about = card ? clip(cardSentence(card, language) ?? '', 250) : ''
   const head = title ? endSentence(clip(title, 150)) : ''
-  // The lead gets what the title and the first MIN_KEY_PHRASES phrases leave.
-  const leadRoom = MAX_DESCRIPTION_CHARS - head.length - topics(Math.min(MIN_KEY_PHRASES, phrases.length)).length - 2
+  // The lead gets what the card's sentence, the title and the first MIN_KEY_PHRASES phrases leave.
+  const leadRoom =
+    MAX_DESCRIPTION_CHARS -
+    (about ? about.length + 1 : 0) -
+    head.length -
+    topics(Math.min(MIN_KEY_PHRASES, phrases.length)).length -
+    2
   const leadText = lead && leadRoom > 20 ? clip(lead, leadRoom) : ''
-  const opening = [head, leadText].filter(Boolean).join(' ')
+  const opening = [about, head, leadText].filter(Boolean).join(' ')
   let count = phrases.length
   while (count > 0 && opening.length + 1 + topics(count).length > MAX_DESCRIPTION_CHARS) count--
   const description = [opening, topics(count)].filter(Boolean).join(' ')

@@ -388,6 +388,7 @@ export class IngestJobHandler implements JobHandler {
           progressDone: total,
           progressTotal: total,
           ...(summary.description === null ? {} : { generatedDescription: summary.description }),
+          card: summary.card,
         },
       )
       if (!written) throw new StaleResult(`document ${id} changed while it was processed`)

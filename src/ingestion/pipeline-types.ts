@@ -1,3 +1,4 @@
+import type { DocumentCard } from '../storage/ports/document-card.js'
 import type { IngestLimits, ParseOptions } from './model.js'
 
 /**
@@ -56,6 +57,8 @@ export interface ProcessingSummary {
   readonly language: string
   /** Generated description, or null when none was asked for or none could be made. */
   readonly description: string | null
+  /** What the document is about, read from it (src/ingestion/card); always computed, stored by the ingest job. */
+  readonly card: DocumentCard
 }
 
 /** A processed document with all of its chunks at once. */

@@ -1,4 +1,5 @@
 import { detectLanguage } from '../text/analysis.js'
+import { readCard } from './card/read-card.js'
 import { chunksOf } from './chunking/chunker.js'
 import { describeDocument } from './describe.js'
 import { withPostings } from './index-document.js'
@@ -53,8 +54,9 @@ function languageSample(parsed: ParsedDocument): string {
  * Parses, analyses and chunks one document, with no store access (it runs in a worker thread):
  * the parser for its sniffed MIME type, language detection (one language per document), the
  * structure-aware chunks with their metadata and postings (the index's term analysis, done here
- * so the main thread only writes rows), handed to `sink` in batches as they are cut, and, when
- * `autoDescription` is on, a generated description. Parser failures propagate as IngestError (an
+ * so the main thread only writes rows), handed to `sink` in batches as they are cut, the document's
+ * card (title, subjects, period, kind), and, when `autoDescription` is on, a generated description
+ * that opens with the card's sentence. Parser failures propagate as IngestError (an
  * unsupported type is a permanent one).
  */
 export async function processDocumentInBatches(
@@ -73,7 +75,13 @@ export async function processDocumentInBatches(
     progress,
   })
   const language = detectLanguage(languageSample(parsed))
-  const description = input.autoDescription ? describeDocument(parsed, language) : null
+  const card = readCard(parsed, {
+    filename: input.filename,
+    objectName: input.objectName,
+    language,
+    mimeType: input.mimeType,
+  })
+  const description = input.autoDescription ? describeDocument(parsed, language, card) : null
   const context = {
     documentId: input.documentId,
     objectName: input.objectName,
@@ -97,7 +105,7 @@ export async function processDocumentInBatches(
     }
   }
   if (batch.length > 0) await sink(batch, language, true)
-  return { chunkCount, pageCount: parsed.pageCount, documentType: parsed.documentType, language, description }
+  return { chunkCount, pageCount: parsed.pageCount, documentType: parsed.documentType, language, description, card }
 }
 
 /** processDocumentInBatches with every chunk in the result. */

@@ -4,7 +4,7 @@
  * quarter`, `last year`, `each quarter`), and how well each document's period fits a question's.
  * The pieces live in src/text/periods/; this is the one door the other rooms use.
  */
-export { addDays, nominalEnd, PERIOD_END_SLACK_DAYS, spanDays } from './periods/calendar.js'
+export { addDays, dateParts, nominalEnd, PERIOD_END_SLACK_DAYS, spanDays } from './periods/calendar.js'
 export { type DateMatch, datesIn } from './periods/dates.js'
 export { formatDate, type LabelSource, periodLabel } from './periods/labels.js'
 export {
@@ -19,6 +19,7 @@ export {
   WHOLE,
 } from './periods/match.js'
 export { type MentionForm, type PeriodGrain, type PeriodMention, periodsIn } from './periods/mentions.js'
+export { MONTH_PATTERN, monthNumber } from './periods/months.js'
 export {
   type AbsoluteReference,
   type EveryReference,

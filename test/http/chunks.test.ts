@@ -3,6 +3,7 @@ import { countTokens } from '../../src/ingestion/chunking/tokens.js'
 import { indexDocument } from '../../src/ingestion/index-document.js'
 import type { ProcessedDocument } from '../../src/ingestion/pipeline-types.js'
 import type { ChunkRecord, DocumentPosting } from '../../src/storage/ports/chunks.js'
+import { EMPTY_CARD } from '../../src/storage/ports/document-card.js'
 import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { analyze } from '../../src/text/analysis.js'
 import { expectProblem, UUID } from '../support/assertions.js'
@@ -206,6 +207,7 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
       documentType: 'text',
       language: 'en',
       description: null,
+      card: EMPTY_CARD,
     }
     const indexed = await t.ctx.store.transaction((tx) => indexDocument(tx, tenant.companyId, document.id, processed))
     expect(indexed).toBe(false)
@@ -238,6 +240,7 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
         documentType: 'text',
         language: 'en',
         description: null,
+        card: EMPTY_CARD,
       }),
     )
     const res = await getChunks(tenant, id)

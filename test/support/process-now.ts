@@ -62,6 +62,8 @@ export async function processNow(
         state: 'PROCESSED',
         chunkCount: processed.chunks.length,
         docPagesCount: processed.pageCount,
+        card: processed.card,
+        ...(processed.description === null ? {} : { generatedDescription: processed.description }),
       })
     })
     return processed

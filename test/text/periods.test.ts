@@ -47,6 +47,7 @@ const DOCUMENT_TEXT: readonly [string, Expected | readonly Expected[]][] = [
     { grain: 'quarter', form: 'named', fiscalYear: 2024, fiscalQuarter: 1, start: '2024-01-01', end: '2024-03-31' },
   ],
   ['fiscal 2024 first quarter', { grain: 'quarter', fiscalYear: 2024, fiscalQuarter: 1 }],
+  ['Reports 2023 Second-Quarter Results', { grain: 'quarter', fiscalYear: 2023, fiscalQuarter: 2 }],
   ['PepsiCo Reports First-Quarter 2023 Results', { grain: 'quarter', fiscalYear: 2023, fiscalQuarter: 1 }],
   ['FOURTH QUARTER AND FULL YEAR 2022 RESULTS', { grain: 'quarter', fiscalYear: 2022, fiscalQuarter: 4 }],
   ['Q2 2023', { grain: 'quarter', fiscalYear: 2023, fiscalQuarter: 2, start: '2023-04-01', end: '2023-06-30' }],
@@ -239,6 +240,22 @@ describe('matchPeriods', () => {
     const amcor = quarter('amcor-q2', '2022-10-01', '2022-12-31', 2023, 2)
     expect(scores('second quarter of fiscal 2023', [amcor])['amcor-q2']).toBe(FULL)
     expect(scores('Q4 2022', [amcor])['amcor-q2']).toBeGreaterThan(PART)
+  })
+
+  it('matches a quarter the question calls fiscal by fiscal numbers only', () => {
+    const amcorQ4 = quarter('amcor-q4', '2023-04-01', '2023-06-30', 2023, 4)
+    expect(scores('Q2 FY2023', [amcorQ4])['amcor-q4']).toBe(0)
+    expect(scores('Q2 2023', [amcorQ4])['amcor-q4']).toBeGreaterThan(PART)
+  })
+
+  it('steps back by calendar quarters and years from the latest, whether or not a document covers them', () => {
+    const result = scores('the previous quarter', CANDIDATES)
+    expect(result['pfe-q1']).toBe(FULL)
+    expect(result['mgm-q1']).toBe(FULL)
+    expect(result['pfe-q2']).toBe(0)
+    const gap = [annual('y2022', '2022-01-01', '2022-12-31', 2022), annual('y2020', '2020-01-01', '2020-12-31', 2020)]
+    expect(scores('the prior year', gap)).toEqual({ y2022: COMPARATIVE, y2020: 0 })
+    expect(scores('the last three years', gap)).toEqual({ y2022: FULL, y2020: FULL })
   })
 
   it('matches a year to its annual report fully, its quarters partly and the next annual report as comparative', () => {

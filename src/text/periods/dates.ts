@@ -17,7 +17,8 @@ export const MIN_YEAR = 1900
 export const MAX_YEAR = 2100
 
 const BEFORE = '(?<![\\p{L}\\d])'
-const ISO = /(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])/g
+// Not inside a longer run of dashed numbers (`0000078003-2023-05-03-1`)
+const ISO = /(?<!\d)(?<!\d-)(\d{4})-(\d{2})-(\d{2})(?!\d)(?!-\d)/g
 // July 2, 2023 · Jul. 2 2023 · JULY 2 , 2023
 const MONTH_DAY_YEAR = new RegExp(
   `${BEFORE}(${MONTH_PATTERN})\\s*(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(\\d{4})(?!\\d)`,

@@ -104,11 +104,13 @@ function yearScore(year: number, c: Known): number {
  * a letter or a month inside it partly; a longer report that contains its end as a whole; the same
  * quarter's report a year later as comparative.
  */
-function quarterScore(year: number, quarter: number, c: Known): number {
+function quarterScore(year: number, quarter: number, c: Known, fiscal = false): number {
   if (c.grain === 'quarter' && c.fiscalQuarter && c.year === year && c.quarter === quarter) return FULL
   const nominal = nominalEnd(c.period.end)
   if (c.grain === 'quarter') {
-    if (nominal.year === year && nominal.quarter === quarter) return CALENDAR
+    // A question that says fiscal (`Q2 FY2023`) means the fiscal quarter: a document whose own is another does not match.
+    const calendarAllowed = !(fiscal && c.fiscalQuarter)
+    if (calendarAllowed && nominal.year === year && nominal.quarter === quarter) return CALENDAR
     return c.quarter === quarter && c.year === year + 1 ? COMPARATIVE : 0
   }
   const dates = calendarQuarter(year, quarter)
@@ -148,7 +150,7 @@ function absoluteScore(reference: AbsoluteReference, c: Known): number {
     case 'year':
       return yearScore(year, c)
     case 'quarter':
-      if (reference.period.fiscalQuarter) return quarterScore(year, reference.period.fiscalQuarter, c)
+      if (reference.period.fiscalQuarter) return quarterScore(year, reference.period.fiscalQuarter, c, reference.fiscal)
       // A quarter given by its end date (`the quarter ended July 2, 2023`): the document ending then.
       return Math.abs(daysBetween(c.period.end, period.end)) <= PERIOD_END_SLACK_DAYS && c.grain === 'quarter'
         ? FULL
@@ -188,11 +190,22 @@ const GRAINS_OF: Readonly<Record<ReferenceGrain, ReadonlySet<PeriodGrain>>> = {
   any: new Set(['day', 'month', 'quarter', 'half', 'nine-months', 'year', 'span']),
 }
 
+/** Which calendar quarter, half or month a period ending on `end` is named by, as a running count. */
+function stepOf(end: string, grain: 'quarter' | 'half' | 'month'): number {
+  const { year, quarter, month } = nominalEnd(end)
+  if (grain === 'quarter') return year * 4 + quarter - 1
+  if (grain === 'half') return year * 2 + (quarter <= 2 ? 0 : 1)
+  return year * 12 + month - 1
+}
+
 /**
- * The latest periods of a length among the candidates (`the most recent quarter`: the candidates
- * whose quarter ends last, companies' 52/53-week ends counted together; offset and count step
- * back). Longer periods that end with the chosen ones match partly (an annual report ends with its
- * fourth quarter); when no candidate has that length, the latest ends of any length match partly.
+ * The latest periods of a length among the candidates: `the most recent quarter` is the calendar
+ * quarter the latest quarter's document ends in (52/53-week ends a few days later count with it, so
+ * companies' reports of the same quarter match together); `the previous quarter` is the one before
+ * it, whether or not a document covers it; `the last four quarters` the four up to it. Longer periods
+ * that end in a chosen one match partly (an annual report ends with its fourth quarter); when no
+ * candidate has that length, the latest ends of any length match partly. `the latest report` (any
+ * length) steps back over the candidates' own ends instead.
  */
 function latestByEnd(
   grain: ReferenceGrain,
@@ -203,24 +216,31 @@ function latestByEnd(
   const scores = new Map<string, number>()
   const sameLength = known.filter((c) => GRAINS_OF[grain].has(c.grain))
   const pool = sameLength.length > 0 ? sameLength : known
-  const chosen = endGroups(pool.map((c) => c.period.end)).slice(offset, offset + count)
-  const chosenEnds = new Set(chosen.flat())
-  const nearChosen = (end: string) =>
-    chosen.some((group) => group.some((e) => Math.abs(daysBetween(e, end)) <= SAME_END_DAYS))
-  for (const c of known) {
-    if (chosenEnds.has(c.period.end) && pool === sameLength && GRAINS_OF[grain].has(c.grain)) scores.set(c.id, FULL)
-    else if (nearChosen(c.period.end)) scores.set(c.id, PART)
+  const full = (c: Known) => pool === sameLength && GRAINS_OF[grain].has(c.grain)
+  if (grain === 'any' || grain === 'year') {
+    const chosen = endGroups(pool.map((c) => c.period.end)).slice(offset, offset + count)
+    const near = (end: string) =>
+      chosen.some((group) => group.some((e) => Math.abs(daysBetween(e, end)) <= SAME_END_DAYS))
+    for (const c of known) if (near(c.period.end)) scores.set(c.id, full(c) ? FULL : PART)
+    return scores
   }
+  const latest = Math.max(...pool.map((c) => stepOf(c.period.end, grain)))
+  const chosen = new Set(Array.from({ length: count }, (_, i) => latest - offset - i))
+  for (const c of known) if (chosen.has(stepOf(c.period.end, grain))) scores.set(c.id, full(c) ? FULL : PART)
   return scores
 }
 
-/** The latest years (fiscal years of annual documents, else of any) and the scores of a year named. */
+/**
+ * `last year` is the latest fiscal year an annual document covers (any document's, when none is
+ * annual); `the prior year` the one before it, whether or not a document covers it (the latest
+ * annual report then matches as its comparative); `the last three years` the three up to it.
+ */
 function latestYears(offset: number, count: number, known: readonly Known[]): Map<string, number> {
   const annual = known.filter((c) => c.grain === 'year')
-  const years = [...new Set((annual.length > 0 ? annual : known).map((c) => c.year))].sort((a, b) => b - a)
+  const latest = Math.max(...(annual.length > 0 ? annual : known).map((c) => c.year))
   const scores = new Map<string, number>()
-  for (const year of years.slice(offset, offset + count)) {
-    for (const c of known) scores.set(c.id, Math.max(scores.get(c.id) ?? 0, yearScore(year, c)))
+  for (let i = 0; i < count; i++) {
+    for (const c of known) scores.set(c.id, Math.max(scores.get(c.id) ?? 0, yearScore(latest - offset - i, c)))
   }
   return scores
 }

@@ -160,6 +160,11 @@ const NAMED_RULES: readonly NamedRule[] = [
     ),
     read: (m) => q(m, 'quarter', m[2] ?? m[3], ordinal(m[1] ?? '')),
   },
+  // 2023 Second-Quarter · 2022 Fourth-Quarter and Full-Year
+  {
+    pattern: new RegExp(`${BEFORE}${YEAR_4}\\s+${ORDINAL}[\\s-]+(?:fiscal\\s+)?quarter${AFTER}`, 'giu'),
+    read: (m) => q(m, 'quarter', m[1], ordinal(m[2] ?? '')),
+  },
   // fiscal 2024 first quarter · FY2023 second quarter
   {
     pattern: new RegExp(`${BEFORE}${FISCAL_WORD}\\s*'?(\\d{4}|\\d{2})\\s+${ORDINAL}[\\s-]+quarter${AFTER}`, 'giu'),
