@@ -61,6 +61,7 @@ describe.each(storeModes())('%s: document upload', (mode) => {
         end_timestamp: null,
         progress: { done: 0, total: 0 },
       },
+      document_card: null,
     })
     const document = await documentOf(tenant, res.body.id)
     expect(document.mimeType).toBe('text/plain')
