@@ -1,6 +1,6 @@
 import { errors } from '../domain/errors.js'
 import type { DocumentSpan } from '../retrieval/context/span.js'
-import type { ExplainingRetriever, ResolvedScope, RetrievedChunk } from '../retrieval/types.js'
+import type { AnalysedQuery, ExplainingRetriever, ResolvedScope, RetrievedChunk } from '../retrieval/types.js'
 import type { BotRecord } from '../storage/ports/bots.js'
 import type { StoredSource } from '../storage/ports/messages.js'
 import type { Repositories } from '../storage/store.js'
@@ -129,7 +129,7 @@ export class Conversation {
       if (validatedAutodocs) searchScope = { documentIds: documentsFiltered }
     }
 
-    const retrieved = await this.retrieve(companyId, rephrasing, searchScope, span)
+    const { query, chunks: retrieved } = await this.retrieve(companyId, rephrasing, searchScope, span)
     const defaults = await this.defaultDocuments(repos, bot)
     const all = [...retrieved, ...defaults]
     const answer = await this.deps.answerer.answer(
@@ -141,6 +141,7 @@ export class Conversation {
         botPrompt: bot.prompt,
         history: input.history,
         span,
+        query,
       },
       onToken,
     )
@@ -178,10 +179,10 @@ export class Conversation {
     text: string,
     scope: ResolvedScope,
     span: DocumentSpan,
-  ): Promise<RetrievedChunk[]> {
+  ): Promise<{ query: AnalysedQuery; chunks: RetrievedChunk[] }> {
     const { retriever } = this.deps
-    const chunks = await retriever.search(companyId, { text, scope, limit: RETRIEVAL_LIMIT, span })
-    if (!span.spread) return chunks
+    const { query, chunks } = await retriever.retrieve(companyId, { text, scope, limit: RETRIEVAL_LIMIT, span })
+    if (!span.spread) return { query, chunks }
     const allowed = scope.documentIds ? new Set(scope.documentIds) : null
     const seen = new Set(chunks.map((chunk) => chunk.chunkId))
     for (const documentId of span.documents.slice(0, MAX_SPREAD_DOCUMENTS)) {
@@ -198,7 +199,7 @@ export class Conversation {
         chunks.push(chunk)
       }
     }
-    return chunks
+    return { query, chunks }
   }
 
   private async scopeReport(repos: Repositories, bot: BotRecord, scope: ResolvedScope): Promise<ScopeReport> {

@@ -22,8 +22,8 @@ export interface ExtractiveOptions {
    */
   readonly minEvidence: number
   /**
-   * Least share of the whole question (its terms that no source has counting too, as the rarest)
-   * that the sources may answer together: below it they share only a word or two with it.
+   * Least share of the whole question (weighed by its terms' idf in the knowledge base, the terms no
+   * source has counting too) that the sources hold together: below it they share only a word or two.
    */
   readonly minPresence: number
   /** Least share of the question's term weight a quoted passage (with its context) must contain. */
@@ -229,21 +229,16 @@ export class ExtractiveAnswerer implements Answerer {
     const passages = sources.map((chunk) => this.passages(chunk, language))
     const all = passages.flat()
     if (all.length === 0) return []
-    // A question term counts only where some source has it; those no source has say, all
-    // together, whether the sources are about the question at all (weighed as the rarest).
+    // A question term counts only where some source that may answer has it.
+    const has = (term: string) => [...eligible].some((index) => chunkTerms[index]?.has(term))
     const weight = new Map<string, number>()
-    const rarest = Math.log(1 + (all.length + 1) / 0.5)
-    let absent = 0
     for (const term of questionTerms) {
-      if (![...eligible].some((index) => chunkTerms[index]?.has(term))) {
-        absent += rarest
-        continue
-      }
+      if (!has(term)) continue
       const df = all.filter((passage) => passage.terms.has(term) || passage.headTerms.has(term)).length
       weight.set(term, Math.log(1 + (all.length + 1) / (df + 0.5)))
     }
     const total = [...weight.values()].reduce((sum, w) => sum + w, 0)
-    if (total === 0 || total / (total + absent) < this.options.minPresence) return []
+    if (total === 0 || presence(input, questionTerms, has) < this.options.minPresence) return []
     const share = (...sets: ReadonlySet<string>[]) => {
       let matched = 0
       for (const [term, w] of weight) if (sets.some((set) => set.has(term))) matched += w
@@ -262,17 +257,15 @@ export class ExtractiveAnswerer implements Answerer {
       const context = contexts[source] ?? new Set<string>()
       const retrieval = Math.min(1, Math.max(0, sources[source]?.usageScore ?? 0))
       for (const passage of list) {
-        let own = 0
-        for (const term of wanted) if (passage.terms.has(term) || passage.headTerms.has(term)) own++
-        if (own < minTerms) continue
+        let matched = 0
+        for (const term of wanted) if (passage.terms.has(term) || passage.headTerms.has(term)) matched++
+        if (matched < minTerms) continue
         const coverage = share(passage.terms, passage.headTerms, context)
         if (coverage < this.options.minCoverage) continue
-        candidates.push({
-          source,
-          passage,
-          coverage,
-          score: coverage * (0.5 + 0.5 * retrieval) * (support / bestEvidence),
-        })
+        // Of the rows under one head, the ones whose own cells answer, not every row of the table.
+        const own = Math.min(1, share(passage.terms) / coverage)
+        const score = coverage * (0.5 + 0.5 * own) * (0.5 + 0.5 * retrieval) * (support / bestEvidence)
+        candidates.push({ source, passage, coverage, score })
       }
     })
     candidates.sort((a, b) => b.score - a.score || a.source - b.source)
@@ -313,6 +306,31 @@ export class ExtractiveAnswerer implements Answerer {
     }
     return chosen.length >= 2 ? chosen : undefined
   }
+}
+
+/**
+ * How much of the question the sources hold at all: the share of its terms' weight in the whole
+ * knowledge base (retrieval's idf, so the words of an instruction every filing uses weigh little
+ * and a name no chunk has weighs most) found in some source. Without retrieval's weights, every
+ * term weighs the same.
+ */
+function presence(input: AnswerInput, questionTerms: readonly string[], has: (term: string) => boolean): number {
+  const query = input.query
+  let found = 0
+  let total = 0
+  if (query && query.weights.length === query.terms.length && query.terms.length > 0) {
+    query.terms.forEach((term, index) => {
+      const weight = query.weights[index] ?? 0
+      total += weight
+      if (has(term)) found += weight
+    })
+  } else {
+    for (const term of questionTerms) {
+      total += 1
+      if (has(term)) found += 1
+    }
+  }
+  return total > 0 ? found / total : 0
 }
 
 /** What tells a quoted document apart in a trend or a comparison: its subject and period, as its card says. */

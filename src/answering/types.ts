@@ -1,5 +1,5 @@
 import type { DocumentSpan } from '../retrieval/context/span.js'
-import type { RetrievedChunk } from '../retrieval/types.js'
+import type { AnalysedQuery, RetrievedChunk } from '../retrieval/types.js'
 
 /** One earlier turn of the chat, oldest first. */
 export interface ChatTurn {
@@ -20,6 +20,8 @@ export interface AnswerInput {
   readonly history: readonly ChatTurn[]
   /** The documents the question names (who, when), when retrieval worked it out. */
   readonly span?: DocumentSpan
+  /** The question as retrieval read it, with each term's weight in the whole knowledge base. */
+  readonly query?: AnalysedQuery
 }
 
 export interface Answer {

@@ -141,19 +141,19 @@ export class LexicalRetriever implements ExplainingRetriever {
     const documents = await repository.indexedDocuments(companyId)
     const corpus = corpusOf(documents)
     const language = queryLanguage(query.text, corpus, query.language)
-    const analysed: AnalysedQuery = { terms: queryTerms(query.text, language), language }
+    const terms = queryTerms(query.text, language)
     const scope = query.scope.documentIds
-    if (analysed.terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
-      return { query: analysed, chunks: [], span: query.span ?? EMPTY_SPAN }
+    if (terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
+      return { query: { terms, language, weights: [] }, chunks: [], span: query.span ?? EMPTY_SPAN }
     }
 
-    const terms = analysed.terms
     const chunkCount = corpus.reduce((sum, entry) => sum + entry.chunkCount, 0)
     const totalTerms = corpus.reduce((sum, entry) => sum + entry.totalTerms, 0)
     const averageLength = chunkCount > 0 ? totalTerms / chunkCount : 0
     const excluded = [...new Set(documents.filter((d) => !d.searchable).map((d) => d.documentId))]
     const frequencies = await repository.documentFrequencies(companyId, terms, excluded)
     const weights = terms.map((term) => idf(chunkCount, frequencies.get(term) ?? 0))
+    const analysed: AnalysedQuery = { terms, language, weights }
     const inScope = scope ? new Set(scope) : undefined
     const accept = (documentId: string) => !inScope || inScope.has(documentId)
     const maxScore = maxScoreOf(weights)

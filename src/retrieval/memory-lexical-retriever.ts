@@ -49,13 +49,14 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
     if (!index) return this.deps.fallback.retrieve(companyId, query)
     const corpus = index.corpus()
     const language = queryLanguage(query.text, corpus, query.language)
-    const analysed: AnalysedQuery = { terms: queryTerms(query.text, language), language }
+    const terms = queryTerms(query.text, language)
     const scope = query.scope.documentIds
-    if (analysed.terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
-      return { query: analysed, chunks: [], span: query.span ?? EMPTY_SPAN }
+    if (terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
+      return { query: { terms, language, weights: [] }, chunks: [], span: query.span ?? EMPTY_SPAN }
     }
-    const { span, boosts } = queryContext(index.context(), query, analysed)
-    const { weights, contenders } = index.score(analysed.terms, scope, query.limit, boosts)
+    const { span, boosts } = queryContext(index.context(), query, { terms, language })
+    const { weights, contenders } = index.score(terms, scope, query.limit, boosts)
+    const analysed: AnalysedQuery = { terms, language, weights }
     const rows = new Map(
       (
         await this.deps.repository.chunksByIds(

@@ -64,6 +64,12 @@ export interface Retriever {
 export interface AnalysedQuery {
   readonly terms: readonly string[]
   readonly language: string
+  /**
+   * Each term's idf over the company's searchable chunks (BM25's), in the order of `terms`: how
+   * much it tells passages apart in the whole knowledge base (highest for a term no chunk has).
+   * Empty when the query was not searched (no terms, empty scope).
+   */
+  readonly weights: readonly number[]
 }
 
 /** Ranked chunks with the analysed query that produced them. */

@@ -52,7 +52,7 @@ export function contextBoosts(context: DocumentContextIndex, query: ContextQuery
 export function queryContext(
   context: DocumentContextIndex,
   query: SearchQuery,
-  analysed: AnalysedQuery,
+  analysed: Pick<AnalysedQuery, 'terms' | 'language'>,
 ): { span: DocumentSpan; boosts: Map<string, number> } {
   const scope = query.scope.documentIds
   const span = query.span ?? documentSpan(context, query.text, analysed.language, scope)

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest'
+import { ExtractiveAnswerer } from '../../src/answering/extractive-answerer.js'
+import type { AnswerInput } from '../../src/answering/types.js'
+import { type DocumentSpan, EMPTY_SPAN } from '../../src/retrieval/context/span.js'
+import type { RetrievedChunk } from '../../src/retrieval/types.js'
+import type { DocumentCard } from '../../src/storage/ports/document-card.js'
+import { questionNames } from '../../src/text/names.js'
+
+function chunk(
+  documentId: string,
+  text: string,
+  options: { card?: DocumentCard; table?: boolean; usageScore?: number } = {},
+): RetrievedChunk {
+  return {
+    chunkId: `${documentId}-${text.length}`,
+    documentId,
+    objectName: `/filings/${documentId}.pdf`,
+    filename: `${documentId}.pdf`,
+    documentType: 'text',
+    description: '',
+    card: options.card ?? null,
+    idx: 0,
+    text,
+    pageNumber: '3',
+    rowIdx: null,
+    metadata: { category: options.table ? 'table' : 'text' },
+    score: 1,
+    usageScore: options.usageScore ?? 0.8,
+  }
+}
+
+function card(subject: string, label: string, end: string): DocumentCard {
+  return { title: null, subjects: [subject], period: { label, start: end, end }, kind: 'quarterly report' }
+}
+
+const INCOME = (quarter: string, iphone: string, mac: string) =>
+  [
+    'GLOBEX INC.',
+    'Net sales by category (In millions)',
+    `| Three Months Ended ${quarter}`,
+    `iPhone | ${iphone}`,
+    `Mac | ${mac}`,
+    'Total net sales | 81,797',
+  ].join('\n')
+
+const base = { botPrompt: { name: 'p', prompt: 'x' }, history: [], language: 'en' }
+
+function ask(question: string, sources: RetrievedChunk[], span?: DocumentSpan): AnswerInput {
+  return { ...base, question, standaloneQuestion: question, sources, ...(span ? { span } : {}) }
+}
+
+describe('extractive answerer: tables, spans and honesty', () => {
+  const answerer = new ExtractiveAnswerer()
+
+  it('quotes a table row under its title, unit and header, numbers verbatim', async () => {
+    const sources = [chunk('q3', INCOME('July 1, 2023', '39,669', '6,840'), { table: true })]
+    const answer = await answerer.answer(ask('What were iPhone net sales in the quarter?', sources))
+    expect(answer.notFound).toBe(false)
+    // The row whose own cells answer first; the others of its table only if they answer too.
+    expect(answer.text).toBe(
+      [
+        'Here is what the knowledge base says:',
+        '- Net sales by category (In millions)',
+        '  | Three Months Ended July 1, 2023',
+        '  iPhone | 39,669 [1]',
+        '  Total net sales | 81,797 [1]',
+      ].join('\n'),
+    )
+  })
+
+  it('weighs only the question words some source has, so instructions no filing repeats do not sink it', async () => {
+    const question =
+      'What were the iPhone net sales of the quarter? Answer by relying primarily on the figures presented ' +
+      'in the sales by category table of the report.'
+    const sources = [chunk('q3', INCOME('July 1, 2023', '39,669', '6,840'), { table: true })]
+    const answer = await answerer.answer(ask(question, sources))
+    expect(answer.text).toContain('iPhone | 39,669 [1]')
+  })
+
+  it('says "not found" when the sources share only a word with the question', async () => {
+    const sources = [chunk('q3', INCOME('July 1, 2023', '39,669', '6,840'), { table: true })]
+    const answer = await answerer.answer(ask('Who approves annual leave requests for the quarter?', sources))
+    expect(answer).toEqual({ text: 'The answer was not found in the knowledge base.', cited: [], notFound: true })
+  })
+
+  it('quotes only the documents of the subject the question names', async () => {
+    const globex = card('Globex Inc.', 'quarter ended July 1, 2023', '2023-07-01')
+    const initech = card('Initech Corp.', 'quarter ended July 1, 2023', '2023-07-01')
+    const sources = [
+      chunk('initech', 'Initech total net sales were 20,000 million in the quarter, up from 18,000 million.', {
+        card: initech,
+        usageScore: 0.9,
+      }),
+      chunk('globex', 'Total net sales were 81,797 million in the quarter, down from 82,959 million.', {
+        card: globex,
+        usageScore: 0.6,
+      }),
+    ]
+    const question = "What were Globex's total net sales in the quarter?"
+    const span: DocumentSpan = {
+      ...EMPTY_SPAN,
+      documents: ['globex'],
+      subjects: [{ name: questionNames(question, 'en')[0] as never, documents: ['globex'] }],
+    }
+    const answer = await answerer.answer(ask(question, sources, span))
+    expect(answer.cited).toEqual([1])
+    expect(answer.text).toContain('81,797 million')
+    expect(answer.text).not.toContain('20,000')
+  })
+
+  it('says "not found" when the question names someone no source is about', async () => {
+    const sources = [
+      chunk('initech', 'Initech total net sales were 20,000 million in the quarter, up from 18,000 million.', {
+        card: card('Initech Corp.', 'quarter ended July 1, 2023', '2023-07-01'),
+      }),
+    ]
+    const question = "What were Hooli's total net sales in the quarter?"
+    const span: DocumentSpan = { ...EMPTY_SPAN, unknownNames: questionNames(question, 'en') }
+    const answer = await answerer.answer(ask(question, sources, span))
+    expect(answer.notFound).toBe(true)
+    expect(answer.cited).toEqual([])
+  })
+
+  it('quotes one row per document of a trend, oldest period first, each labelled', async () => {
+    const cards = {
+      q1: card('Globex Inc.', 'quarter ended December 31, 2022', '2022-12-31'),
+      q2: card('Globex Inc.', 'quarter ended April 1, 2023', '2023-04-01'),
+      q3: card('Globex Inc.', 'quarter ended July 1, 2023', '2023-07-01'),
+    }
+    const sources = [
+      chunk('q3', INCOME('July 1, 2023', '39,669', '6,840'), { table: true, card: cards.q3, usageScore: 0.9 }),
+      chunk('q1', INCOME('December 31, 2022', '65,775', '7,735'), { table: true, card: cards.q1 }),
+      chunk('q2', INCOME('April 1, 2023', '51,334', '7,168'), { table: true, card: cards.q2 }),
+    ]
+    const question = "How have Globex's iPhone net sales changed over the reported quarters?"
+    const span: DocumentSpan = {
+      ...EMPTY_SPAN,
+      documents: ['q1', 'q2', 'q3'],
+      spread: true,
+      subjects: [{ name: questionNames(question, 'en')[0] as never, documents: ['q1', 'q2', 'q3'] }],
+    }
+    const answer = await answerer.answer(ask(question, sources, span))
+    const rows = answer.text.split('\n').filter((line) => line.includes('iPhone |'))
+    // [n] cites sources[n - 1]; the conversation renumbers them in the order they are cited.
+    expect(rows).toEqual(['  iPhone | 65,775 [2]', '  iPhone | 51,334 [3]', '  iPhone | 39,669 [1]'])
+    expect(answer.cited).toEqual([1, 2, 0])
+    expect(answer.text).toContain('- Globex Inc., quarter ended December 31, 2022: Net sales by category')
+  })
+})
