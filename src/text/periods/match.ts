@@ -104,18 +104,20 @@ function yearScore(year: number, c: Known): number {
  * a letter or a month inside it partly; a longer report that contains its end as a whole; the same
  * quarter's report a year later as comparative.
  */
-function quarterScore(year: number, quarter: number, c: Known, fiscal = false): number {
-  if (c.grain === 'quarter' && c.fiscalQuarter && c.year === year && c.quarter === quarter) return FULL
+function quarterScore(year: number, quarter: number, c: Known, basis: 'any' | 'fiscal' | 'calendar' = 'any'): number {
+  const byNumbers = basis !== 'calendar'
+  if (byNumbers && c.grain === 'quarter' && c.fiscalQuarter && c.year === year && c.quarter === quarter) return FULL
   const nominal = nominalEnd(c.period.end)
   if (c.grain === 'quarter') {
     // A question that says fiscal (`Q2 FY2023`) means the fiscal quarter: a document whose own is another does not match.
-    const calendarAllowed = !(fiscal && c.fiscalQuarter)
+    const calendarAllowed = !(basis === 'fiscal' && c.fiscalQuarter)
     if (calendarAllowed && nominal.year === year && nominal.quarter === quarter) return CALENDAR
+    if (!byNumbers) return nominal.quarter === quarter && nominal.year === year + 1 ? COMPARATIVE : 0
     return c.quarter === quarter && c.year === year + 1 ? COMPARATIVE : 0
   }
   const dates = calendarQuarter(year, quarter)
   if (c.grain === 'day' || c.grain === 'month') return within(c.period.end, dates.start, dates.end) ? PART : 0
-  if (c.grain === 'year' && c.fiscalYear && c.year === year) return WHOLE
+  if (byNumbers && c.grain === 'year' && c.fiscalYear && c.year === year) return WHOLE
   return within(dates.end, c.period.start, c.period.end) ? WHOLE : 0
 }
 
@@ -150,11 +152,14 @@ function absoluteScore(reference: AbsoluteReference, c: Known): number {
     case 'year':
       return yearScore(year, c)
     case 'quarter':
-      if (reference.period.fiscalQuarter) return quarterScore(year, reference.period.fiscalQuarter, c, reference.fiscal)
-      // A quarter given by its end date (`the quarter ended July 2, 2023`): the document ending then.
+      if (reference.period.fiscalQuarter) {
+        return quarterScore(year, reference.period.fiscalQuarter, c, reference.fiscal ? 'fiscal' : 'any')
+      }
+      // A quarter given by its end date (`the quarter ended July 2, 2023`): the document ending then;
+      // others by the calendar only (a fiscal number says nothing about that date).
       return Math.abs(daysBetween(c.period.end, period.end)) <= PERIOD_END_SLACK_DAYS && c.grain === 'quarter'
         ? FULL
-        : quarterScore(nominalEnd(period.end).year, nominalEnd(period.end).quarter, c)
+        : quarterScore(nominalEnd(period.end).year, nominalEnd(period.end).quarter, c, 'calendar')
     case 'half':
       return halfScore(year, dateParts(period.start).month <= 6 ? 1 : 2, c)
     case 'nine-months':
