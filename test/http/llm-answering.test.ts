@@ -105,4 +105,53 @@ describe.each(storeModes())('%s: answering through an LLM (send message, export)
     expect(res.text).toContain('> How many days of annual leave do employees get?')
     expect(res.text).toMatch(/\nSources:\n- (leave\.md|hostile\.txt)/)
   })
+
+  it("labels every source with its document's card, and hands the model the named subject's latest quarter", async () => {
+    const other = await createTenant(t)
+    // The same words in every filing: only the cards tell whose quarter each is.
+    const quarterly = (net: string) =>
+      `Condensed statements of operations. Net sales for the quarter were ${net} million. Research and development grew.`
+    const files = [
+      ['q1-a.txt', 'Globex Inc.', quarterly('81,797'), '2023-01-01', '2023-04-01'],
+      ['q2-a.txt', 'Globex Inc.', quarterly('81,434'), '2023-04-02', '2023-07-01'],
+      ['q2-b.txt', 'Initech Corp.', quarterly('12,949'), '2023-04-01', '2023-06-30'],
+    ] as const
+    for (const [name, subject, text, start, end] of files) {
+      const id = await uploadOk(t, other, name, text, { fields: { path: '/filings' } })
+      await processNow(t, other, id)
+      const patched = await t.request('PATCH', `/company/${other.companyId}/knowledge-base/${id}/metadata`, {
+        token: other.token,
+        json: {
+          document_card: {
+            subjects: [subject],
+            kind: 'quarterly report',
+            period: { start, end, label: `quarter ended ${end}` },
+          },
+        },
+      })
+      expect(patched.status).toBe(200)
+    }
+    const chat = await t.request('POST', '/chat', { token: other.token, json: { title: 'Sales' } })
+    server.fallback = { kind: 'json', content: 'Net sales were 81,434 million [1].' }
+    const res = await t.request('POST', `/chat/${chat.body.id}/messages`, {
+      token: other.token,
+      json: { message: "What were Globex's net sales in the most recent quarter?" },
+    })
+    expect(res.status, res.text).toBe(200)
+    const prompt =
+      server.requests
+        .filter((r) => r.path === '/v1/chat/completions')
+        .map((r) => r.body.messages.at(-1)?.content ?? '')
+        .find((content) => content.includes('<source n="1"')) ?? ''
+    // The named company's most recent quarter comes first, labelled with who and when.
+    expect(prompt).toContain(
+      '<source n="1" document="/filings/q2-a.txt" subject="Globex Inc." period="quarter ended 2023-07-01" kind="quarterly report">',
+    )
+    for (const match of prompt.matchAll(/<source n="\d+" [^>]*>/g)) {
+      expect(match[0]).toMatch(/ subject="[^"]+" period="quarter ended [^"]+" kind="quarterly report"/)
+    }
+    const system = server.requests.find((r) => r.path === '/v1/chat/completions')?.body.messages[0]?.content ?? ''
+    expect(system).toContain('attribute every figure to that subject and period')
+    expect(res.body.sources[0].object_name).toBe('/filings/q2-a.txt')
+  })
 })
