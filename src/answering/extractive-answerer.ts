@@ -4,6 +4,7 @@ import type { DocumentSpan } from '../retrieval/context/span.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
 import { analyze, analyzeTokens, detectLanguage } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
+import type { NamedThing } from '../text/names.js'
 import { type Passage, passagesOf } from './extractive/passages.js'
 import { OutputGuard } from './output-guard.js'
 import { PHRASES } from './phrases.js'
@@ -40,7 +41,7 @@ export const EXTRACTIVE_DEFAULTS: ExtractiveOptions = {
   maxSentences: 3,
   maxSpread: 8,
   minEvidence: 0.4,
-  minPresence: 0.3,
+  minPresence: 0.25,
   minCoverage: 0.2,
   minTerms: 2,
   duplicateOverlap: 0.7,
@@ -71,6 +72,13 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / Math.min(a.size, b.size)
 }
 
+/** Whether a name is in a text's terms: every word of it, or its words joined (`Foot Locker`, `footlocker`). */
+function namedIn(name: NamedThing, terms: ReadonlySet<string>): boolean {
+  const [joined, ...parts] = name.terms.length > 1 ? [name.terms.at(-1) as string, ...name.terms.slice(0, -1)] : []
+  if (joined === undefined) return name.terms.every((term) => terms.has(term))
+  return terms.has(joined) || parts.every((term) => terms.has(term))
+}
+
 /** The words that say what a chunk's document is: its card (who, what, when) and its file name and folders. */
 function contextText(chunk: RetrievedChunk): string {
   const { filename, folders } = pathWords(chunk.objectName)
@@ -83,13 +91,16 @@ function contextText(chunk: RetrievedChunk): string {
 /**
  * Which sources may answer, by who the question is about (its span): when it names subjects
  * that documents are about, only those documents' chunks (another company's look-alike passage
- * answers nothing); a name it gives that no document is about must at least be in a source's
- * text, and only such sources may answer. Null when no source may: the answer is "not found".
+ * answers nothing). When it names no such subject, a name it gives that no document is about must
+ * be, every word of it, in a source's text, and only such sources may answer; a word in capitals
+ * (`AMCOR` or `USD`?) counts as such a name only when the knowledge base has none of its words at
+ * all (`unseen`). Null when no source may: the answer is "not found".
  */
 function eligibleSources(
   sources: readonly RetrievedChunk[],
   span: DocumentSpan | undefined,
   termsOf: (source: number) => ReadonlySet<string>,
+  unseen: (term: string) => boolean,
 ): Set<number> | null {
   let eligible = new Set(sources.map((_, index) => index))
   if (!span) return eligible
@@ -103,7 +114,12 @@ function eligibleSources(
     )
   }
   for (const name of span.unknownNames) {
-    eligible = new Set([...eligible].filter((index) => name.terms.some((term) => termsOf(index).has(term))))
+    // Beside a subject the documents know, another name is another name of it (`Block (formerly
+    // Square)`), a product, or a second subject the knowledge base lacks: its documents still answer.
+    if (named.size > 0) break
+    // An unknown word in capitals is a name only if the knowledge base never has it (`USD` it has).
+    if (!name.certain && !name.terms.every(unseen)) continue
+    eligible = new Set([...eligible].filter((index) => namedIn(name, termsOf(index))))
   }
   return [...eligible].some((index) => !lookup(sources[index] as RetrievedChunk)) ? eligible : null
 }
@@ -223,7 +239,13 @@ export class ExtractiveAnswerer implements Answerer {
       for (const term of contexts[index] ?? []) terms.add(term)
       return terms
     })
-    const eligible = eligibleSources(sources, input.span, (index) => chunkTerms[index] ?? new Set())
+    const unseen = new Set(input.query?.terms.filter((_, index) => input.query?.frequencies[index] === 0))
+    const eligible = eligibleSources(
+      sources,
+      input.span,
+      (index) => chunkTerms[index] ?? new Set(),
+      (term) => unseen.has(term),
+    )
     if (!eligible) return []
 
     const passages = sources.map((chunk) => this.passages(chunk, language))
@@ -310,9 +332,9 @@ export class ExtractiveAnswerer implements Answerer {
 
 /**
  * How much of the question the sources hold at all: the share of its terms' weight in the whole
- * knowledge base (retrieval's idf, so the words of an instruction every filing uses weigh little
- * and a name no chunk has weighs most) found in some source. Without retrieval's weights, every
- * term weighs the same.
+ * knowledge base (retrieval's idf: the words of an instruction every filing uses weigh little)
+ * found in some source; words no chunk of the knowledge base has are left out. Without retrieval's
+ * weights, every term weighs the same.
  */
 function presence(input: AnswerInput, questionTerms: readonly string[], has: (term: string) => boolean): number {
   const query = input.query
@@ -321,6 +343,9 @@ function presence(input: AnswerInput, questionTerms: readonly string[], has: (te
   if (query && query.weights.length === query.terms.length && query.terms.length > 0) {
     query.terms.forEach((term, index) => {
       const weight = query.weights[index] ?? 0
+      // A word no chunk of the knowledge base has (an instruction's, `fy2023` written as `fiscal
+      // 2023`) can be in no source: it says nothing of these sources in particular.
+      if (query.frequencies[index] === 0) return
       total += weight
       if (has(term)) found += weight
     })

@@ -144,7 +144,7 @@ export class LexicalRetriever implements ExplainingRetriever {
     const terms = queryTerms(query.text, language)
     const scope = query.scope.documentIds
     if (terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
-      return { query: { terms, language, weights: [] }, chunks: [], span: query.span ?? EMPTY_SPAN }
+      return { query: { terms, language, weights: [], frequencies: [] }, chunks: [], span: query.span ?? EMPTY_SPAN }
     }
 
     const chunkCount = corpus.reduce((sum, entry) => sum + entry.chunkCount, 0)
@@ -153,7 +153,12 @@ export class LexicalRetriever implements ExplainingRetriever {
     const excluded = [...new Set(documents.filter((d) => !d.searchable).map((d) => d.documentId))]
     const frequencies = await repository.documentFrequencies(companyId, terms, excluded)
     const weights = terms.map((term) => idf(chunkCount, frequencies.get(term) ?? 0))
-    const analysed: AnalysedQuery = { terms, language, weights }
+    const analysed: AnalysedQuery = {
+      terms,
+      language,
+      weights,
+      frequencies: terms.map((term) => frequencies.get(term) ?? 0),
+    }
     const inScope = scope ? new Set(scope) : undefined
     const accept = (documentId: string) => !inScope || inScope.has(documentId)
     const maxScore = maxScoreOf(weights)

@@ -52,11 +52,11 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
     const terms = queryTerms(query.text, language)
     const scope = query.scope.documentIds
     if (terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
-      return { query: { terms, language, weights: [] }, chunks: [], span: query.span ?? EMPTY_SPAN }
+      return { query: { terms, language, weights: [], frequencies: [] }, chunks: [], span: query.span ?? EMPTY_SPAN }
     }
     const { span, boosts } = queryContext(index.context(), query, { terms, language })
-    const { weights, contenders } = index.score(terms, scope, query.limit, boosts)
-    const analysed: AnalysedQuery = { terms, language, weights }
+    const { weights, frequencies, contenders } = index.score(terms, scope, query.limit, boosts)
+    const analysed: AnalysedQuery = { terms, language, weights, frequencies }
     const rows = new Map(
       (
         await this.deps.repository.chunksByIds(

@@ -70,6 +70,8 @@ export interface AnalysedQuery {
    * Empty when the query was not searched (no terms, empty scope).
    */
   readonly weights: readonly number[]
+  /** Each term's number of searchable chunks holding it (0: the knowledge base never has it); empty as `weights`. */
+  readonly frequencies: readonly number[]
 }
 
 /** Ranked chunks with the analysed query that produced them. */

@@ -1,6 +1,7 @@
 import { analyze } from './analysis.js'
 import { foldWord } from './folding.js'
 import { baseLanguage, languageResources } from './languages.js'
+import { periodsIn } from './periods.js'
 
 /** A name a question mentions: who or what it is about, as written. */
 export interface NamedThing {
@@ -9,9 +10,10 @@ export interface NamedThing {
   /** Its analysed terms (the parts and the joined whole, as the index holds names). */
   readonly terms: readonly string[]
   /**
-   * Whether the writing alone says it is a name (`Globex`, `JnJ`, `3M` in mid-sentence). Not so
-   * for words in capitals only (`AMCOR` or `USD`?) and for a capitalised word opening a sentence
-   * (`Amazon revenue …` or `Revenue of …`?): only the documents' subjects can tell those apart.
+   * Whether the writing alone says it is a name (`Globex`, `JnJ`, `3M` in mid-sentence, anything
+   * possessive: `AMCOR's`). Not so for words in capitals only (`AMCOR` or `USD`?) and for a
+   * capitalised word opening a sentence (`Amazon revenue …` or `Revenue of …`?): only the
+   * documents' subjects can tell those apart.
    */
   readonly certain: boolean
 }
@@ -27,8 +29,8 @@ const NOT_NAMES = new Set(
   ).split(' '),
 )
 
-/** Periods and report codes written in capitals and digits: `FY2018`, `Q2`, `H1`, `10-K`, `8K`. */
-const PERIOD_OR_FORM = /^(fy|q|h)\d{1,4}$|^\d{1,2}[kq]$|^(fy|cy)$/i
+/** Periods and report codes written in capitals and digits: `FY2018`, `Q2`, `H1`, `FY2023Q1`, `10-K`, `8K`. */
+const PERIOD_OR_FORM = /^(fy|cy|q|h)\d|^\d{1,2}[kq]$|^(fy|cy)$/i
 
 /** A word as the question writes it, with where it starts and ends. */
 interface Word {
@@ -65,8 +67,8 @@ function possessive(word: string): { base: string; owned: boolean } {
  * Martin`, joined by `&` too: `Johnson & Johnson`), words with capitals inside or digits (`JnJ`,
  * `PepsiCo`, `3M`), words in capitals only. Month and day names, and periods or report codes
  * (`FY2018`, `Q2`, `10-K`), are not names. A run is `certain` when its writing says it is a name:
- * a capitalised word that does not open a sentence or clause, or opens one but owns something
- * (`Amazon's revenue …`), or a word with capitals inside or digits.
+ * a capitalised word that does not open a sentence or clause, a word with capitals inside or
+ * digits, or any word that owns something (`Amazon's revenue …`, `AMCOR's`).
  */
 export function questionNames(question: string, language: string): NamedThing[] {
   const words: Word[] = [...question.matchAll(WORD)].map((m) => ({
@@ -75,6 +77,9 @@ export function questionNames(question: string, language: string): NamedThing[] 
     end: (m.index ?? 0) + m[0].length,
   }))
   const { stopwords } = languageResources(baseLanguage(language))
+  // Words inside a period the question names (`Q2'2023`, `FY 2023`) are its period, not a name.
+  const periods = periodsIn(question).map((mention) => [mention.index, mention.index + mention.text.length] as const)
+  const inPeriod = (word: Word) => periods.some(([start, end]) => word.start < end && word.end > start)
   const names: NamedThing[] = []
   let run: { words: string[]; start: number; certain: boolean } | undefined
   const close = () => {
@@ -100,9 +105,11 @@ export function questionNames(question: string, language: string): NamedThing[] 
     const isName =
       kind !== 'other' &&
       !functionWord &&
+      !inPeriod(word) &&
       !NOT_NAMES.has(base.toLowerCase()) &&
       !PERIOD_OR_FORM.test(base.replace(/[-.]/g, ''))
-    const certain = kind === 'mixed' || (kind === 'capitalised' && (!opening || owned))
+    // A possessive says a name, whatever its writing (`AMCOR's`, `Initech's`): abbreviations own nothing.
+    const certain = kind === 'mixed' || owned || (kind === 'capitalised' && !opening)
     const continues = run !== undefined && /^\s*(&\s*)?$/u.test(between)
     if (!isName) {
       // `Johnson & Johnson`: an ampersand between two names joins them.

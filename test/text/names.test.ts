@@ -28,8 +28,9 @@ describe('questionNames', () => {
       ['ACME', false],
     ])
     expect(names('Initech revenue growth?')).toEqual([['Initech', false]])
-    // An opener owning something is a name.
+    // Whatever owns something is a name.
     expect(names("Initech's revenue growth?")).toEqual([['Initech', true]])
+    expect(names("What is ACME's capex?")).toEqual([['ACME', true]])
     // A capitalised opener stands alone: it is not the first word of the next name.
     expect(names('Does Initech have debt?')).toEqual([
       ['Does', false],

@@ -27,8 +27,8 @@ export interface DocumentSpan {
   /** Names matched to documents, in question order. */
   readonly subjects: readonly NamedSubject[]
   /**
-   * Names the question certainly gives (`Globex`, `JnJ`) that no document in scope is about: what
-   * it asks may not be in the knowledge base at all (the answerer checks the passages too).
+   * Names the question gives that no document in scope is about, certain or not (`Globex`, `JnJ`,
+   * `USD`): what it asks may not be in the knowledge base at all (the answerer checks the passages).
    */
   readonly unknownNames: readonly NamedThing[]
   readonly periods: readonly PeriodReference[]
@@ -75,7 +75,7 @@ export function documentSpan(
   for (const name of questionNames(question, language)) {
     const documents = context.documentsNamed(name.terms, scope)
     if (documents.length > 0) subjects.push({ name, documents })
-    else if (name.certain) unknownNames.push(name)
+    else unknownNames.push(name)
   }
   const periods = periodReferences(question)
   const kinds = kindsNamedIn(question, language)
@@ -90,10 +90,14 @@ export function documentSpan(
   }
   const periodScores = new Map<string, number>()
   // Relative periods are resolved within each subject's documents: Globex's latest quarter.
+  // A question about someone no document is about is not about every document of its period.
+  const aboutOthers = subjects.length === 0 && unknownNames.some((name) => name.certain)
   const groups =
     subjects.length > 0
       ? subjects.map((subject) => ofKind(subject.documents))
-      : [ofKind(scope ?? context.records().map((record) => record.documentId))]
+      : aboutOthers
+        ? []
+        : [ofKind(scope ?? context.records().map((record) => record.documentId))]
   const chosen: string[] = []
   for (const group of groups) {
     if (periods.length === 0) {

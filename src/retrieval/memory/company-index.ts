@@ -35,6 +35,8 @@ export interface ScoredChunk {
 export interface IndexScoring {
   /** idf of each query term (same order), over the searchable chunks. */
   readonly weights: number[]
+  /** Number of searchable chunks holding each query term (same order). */
+  readonly frequencies: number[]
   /**
    * The chunks whose score reaches the `limit`-th best score (ties included), unsorted: the top
    * `limit` once the caller breaks ties by object name and chunk idx.
@@ -340,6 +342,7 @@ export class CompanyIndex {
     // Lists of each term in each segment, and document frequencies over live chunks.
     const lists: Array<Array<{ segment: Segment; start: number; end: number }>> = []
     const weights: number[] = []
+    const frequencies: number[] = []
     for (const term of terms) {
       const runs: Array<{ segment: Segment; start: number; end: number }> = []
       let df = 0
@@ -353,6 +356,7 @@ export class CompanyIndex {
         else for (let i = start; i < end; i++) df += this.alive[segment.ordinals[i] as number] as number
       }
       lists.push(runs)
+      frequencies.push(df)
       weights.push(idf(chunkCount, df))
     }
     if (this.scores.length < this.alive.length) this.scores = new Float64Array(this.alive.length)
@@ -409,7 +413,7 @@ export class CompanyIndex {
       }
       scores[ordinal] = 0
     }
-    return { weights, contenders }
+    return { weights, frequencies, contenders }
   }
 
   /** k1 × (1 − b + b × length / average) per chunk ordinal, kept while the average is the same. */
