@@ -207,6 +207,32 @@ function clip(text: string, max: number): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`
 }
 
+/** The card's sentence as a description opens with it. */
+function aboutSentence(card: DocumentCard, language: string): string {
+  return clip(cardSentence(card, language) ?? '', MAX_ABOUT_CHARS)
+}
+
+/** Longest card sentence a description opens with. */
+const MAX_ABOUT_CHARS = 250
+
+/**
+ * A generated description after its document's card was corrected: its opening sentence, made
+ * from the old card, made again from the new one (the rest, read from the text, still holds). A
+ * description that does not open with the old card's sentence (written before cards, or by
+ * hand) gets the new sentence in front. Within MAX_DESCRIPTION_CHARS.
+ */
+export function withCardSentence(
+  description: string,
+  previous: DocumentCard | null,
+  card: DocumentCard,
+  language: string,
+): string {
+  const old = previous ? aboutSentence(previous, language) : ''
+  const rest = old !== '' && description.startsWith(old) ? description.slice(old.length).trimStart() : description
+  const about = aboutSentence(card, language)
+  return clip([about, rest].filter(Boolean).join(' '), MAX_DESCRIPTION_CHARS).trim()
+}
+
 /**
  * An offline description of a parsed document, at most MAX_DESCRIPTION_CHARS characters: the
  * sentence its card makes (what kind of document, whose, for which period: cardSentence), its
@@ -224,7 +250,7 @@ export function describeDocument(parsed: ParsedDocument, language: string, card?
   const label = KEY_TOPICS_LABEL[language] ?? KEY_TOPICS_LABEL.en
   const topics = (count: number) => (count > 0 ? `${label}: ${phrases.slice(0, count).join(', ')}.` : '')
 
-  const about = card ? clip(cardSentence(card, language) ?? '', 250) : ''
+  const about = card ? aboutSentence(card, language) : ''
   const head = title ? endSentence(clip(title, 150)) : ''
   // The lead gets what the card's sentence, the title and the first MIN_KEY_PHRASES phrases leave.
   const leadRoom =

@@ -3,6 +3,7 @@ import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { expectProblem, ISO_MICROS, UUID } from '../support/assertions.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { createTag, kbPath, mkdir, uploadOk } from '../support/knowledge-base.js'
+import { processNow } from '../support/process-now.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 
@@ -383,6 +384,39 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
       await uploadOk(t, tenant, 'filing-017.pdf', 'y', { fields: { path: '/reports/', overwrite: 'true' } })
       await t.ctx.store.knowledgeBase.updateProcessing(tenant.companyId, id, 'any', { card: read })
       expect((await meta(tenant, id)).document_card).toMatchObject({ kind: 'quarterly report', card_type: 'ai' })
+    })
+
+    it('reads the card when processing and opens the generated description with it, following corrections', async () => {
+      const tenant = await createTenant(t)
+      const text = [
+        'Globex Corporation',
+        'Quarterly report for the quarterly period ended June 30, 2023',
+        '',
+        'In this report, “Globex,” “we” and “the Company” refer to Globex Corporation and its subsidiaries.',
+        'Net sales of the quarter rose to 4,210 million as demand for industrial lanterns grew in every region.',
+        'Research and development expenses grew with the new lantern programs and the hiring of engineers.',
+      ].join('\n')
+      const id = await uploadOk(t, tenant, 'filing-004.txt', text, { fields: { path: '/filings' } })
+      await processNow(t, tenant, id, { autoDescription: true })
+      const read = await meta(tenant, id)
+      expect(read.document_card).toMatchObject({
+        subjects: ['Globex Corporation', 'Globex'],
+        kind: 'quarterly report',
+        period: { start: '2023-04-01', end: '2023-06-30' },
+        card_type: 'ai',
+      })
+      expect(read.description).toMatch(/^[^.]*Globex Corporation[^.]*June 30, 2023/)
+      const rest = read.description.slice(read.description.indexOf('2023.') + 5)
+      expect(rest.length).toBeGreaterThan(20)
+
+      await patch(tenant, id, { document_card: { subjects: ['Initech, Inc.'] } })
+      const corrected = await meta(tenant, id)
+      // The opening sentence follows the card; the rest, read from the text, stays.
+      expect(corrected.description).toMatch(
+        /^Quarterly report of Initech, Inc\. for the quarter ended June 30, 2023\. /,
+      )
+      expect(corrected.description.endsWith(rest)).toBe(true)
+      expect(corrected.description_type).toBe('ai')
     })
 
     it('rejects malformed card corrections with 400 naming the field', async () => {

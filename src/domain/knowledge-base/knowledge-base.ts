@@ -1,9 +1,11 @@
 import type { Readable } from 'node:stream'
+import { withCardSentence } from '../../ingestion/describe.js'
 import type { Clock } from '../../lib/clock.js'
 import type { BlobStore } from '../../storage/ports/blobs.js'
 import type { ChunkRecord } from '../../storage/ports/chunks.js'
 import type { CsvDelimiter, DocumentRecord, KbObjectRecord, LoaderType } from '../../storage/ports/knowledge-base.js'
 import type { Store } from '../../storage/store.js'
+import { DEFAULT_LANGUAGE } from '../../text/analysis.js'
 import { AppError, errors } from '../errors.js'
 import type { Principal } from '../principal.js'
 import { resolveTagIds } from '../tags/tags.js'
@@ -117,7 +119,13 @@ export class KnowledgeBaseService {
       if (!current) throw errors.notFound('document', id)
       if (current.kind !== 'document') throw notAFile(id)
       const now = clock.now()
-      const next = applyChanges(current, changes)
+      let next = applyChanges(current, changes)
+      if (changes.card !== undefined && next.card && next.descriptionType === 'ai' && next.autoDescription) {
+        // The generated description opens with the card's sentence: it follows the correction.
+        const [context] = await tx.search.documentContexts(companyId, [id])
+        const language = context?.language ?? DEFAULT_LANGUAGE
+        next = { ...next, description: withCardSentence(current.description, current.card, next.card, language) }
+      }
       const reprocess =
         next.loaderType !== current.loaderType ||
         next.csvDelimiter !== current.csvDelimiter ||
