@@ -43,7 +43,7 @@ export const EMPTY_SPAN: DocumentSpan = {
   periods: [],
 }
 
-/** Documents whose period fits at least this well count as the period asked for. */
+/** Documents whose period fits at least this well (a part of it, matchPeriods' PART) count as the period asked for. */
 const MIN_PERIOD_SCORE = 0.5
 
 /** References that ask for several periods: `each quarter`, `the last three years`, `2019 to 2021`. */
@@ -111,10 +111,11 @@ export function documentSpan(
     for (const { id, score } of scores) if (score > 0) periodScores.set(id, Math.max(periodScores.get(id) ?? 0, score))
     const best = Math.max(0, ...scores.map((entry) => entry.score))
     if (best < MIN_PERIOD_SCORE) continue
-    const several = asksForSeveral(periods)
+    // Every document of the period asked for, or of a part of it: for `fiscal 2023`, the annual
+    // report and the quarterly reports and releases within that year (the figure may be in any).
     chosen.push(
       ...scores
-        .filter((entry) => (several ? entry.score >= MIN_PERIOD_SCORE : entry.score >= best * (1 - 1e-9)))
+        .filter((entry) => entry.score >= MIN_PERIOD_SCORE)
         .sort((a, b) => b.score - a.score)
         .map((entry) => entry.id),
     )
