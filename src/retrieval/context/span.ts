@@ -125,8 +125,10 @@ export function documentSpan(
     documents.length > 1 &&
     (new Set(subjects.map((subject) => subject.documents.join())).size > 1 || asksForSeveral(periods))
   if (spread) {
+    // Oldest period first; within a period, the subjects in the question's order.
     const end = (id: string) => context.period(id)?.end ?? ''
-    documents.sort((a, b) => (end(a) < end(b) ? -1 : end(a) > end(b) ? 1 : a < b ? -1 : 1))
+    const named = (id: string) => subjects.findIndex((subject) => subject.documents.includes(id))
+    documents.sort((a, b) => (end(a) < end(b) ? -1 : end(a) > end(b) ? 1 : named(a) - named(b) || (a < b ? -1 : 1)))
   }
   return { documents, spread, periodScores, subjects, unknownNames, periods }
 }

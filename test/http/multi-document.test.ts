@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, type Tenant } from '../support/factories.js'
+import { uploadOk } from '../support/knowledge-base.js'
+import { processNow } from '../support/process-now.js'
+import { storeModes } from '../support/store-modes.js'
+import { startTestApp, type TestApp } from '../support/test-app.js'
+
+/** A quarterly report as a company would write it: its name and period only on the cover. */
+function report(company: string, short: string, quarterEnd: string, netSales: string, research: string): string {
+  return [
+    company,
+    `Quarterly report for the quarterly period ended ${quarterEnd}`,
+    '',
+    `In this report, “${short},” “we” and “the Company” refer to ${company} and its subsidiaries.`,
+    '',
+    '# Results of operations',
+    '',
+    `Net sales for the quarter were ${netSales} million, driven by demand for lanterns and lamps.`,
+    `Research and development expenses were ${research} million as new programs started.`,
+    'Operating expenses grew with marketing and with the hiring of engineers in every region.',
+  ].join('\n')
+}
+
+// Files named opaquely, in one folder: only the documents' own text says whose and when.
+const FILES = [
+  ['filing-001.md', report('Globex Corporation', 'Globex', 'March 31, 2023', '4,210', '610')],
+  ['filing-002.md', report('Initech, Inc.', 'Initech', 'June 30, 2023', '1,180', '95')],
+  ['filing-003.md', report('Globex Corporation', 'Globex', 'September 30, 2023', '4,905', '655')],
+  ['filing-004.md', report('Globex Corporation', 'Globex', 'June 30, 2023', '4,530', '640')],
+  ['filing-005.md', report('Initech, Inc.', 'Initech', 'September 30, 2023', '1,240', '101')],
+] as const
+
+describe.each(storeModes())('%s: questions over the documents their cards name', (mode) => {
+  let t: TestApp
+  let tenant: Tenant
+  const ids = new Map<string, string>()
+
+  async function ask(message: string, json: Record<string, unknown> = {}) {
+    const chat = await t.request('POST', '/chat', { token: tenant.token, json: { title: 'Filings', ...json } })
+    const res = await t.request('POST', `/chat/${chat.body.id}/messages`, {
+      token: tenant.token,
+      json: { message, ...(json.bot_id ? { auto_document_selector: true } : {}) },
+    })
+    expect(res.status, res.text).toBe(200)
+    if (process.env.SHOW_ANSWERS) console.log(`${message}\n${res.body.text}\n`)
+    return res.body
+  }
+
+  const cited = (body: { sources: { object_name: string }[] }) =>
+    body.sources.map((source) => source.object_name.replace('/filings/', ''))
+
+  beforeAll(async () => {
+    t = await startTestApp(mode)
+    tenant = await createTenant(t)
+    for (const [name, text] of FILES) {
+      const id = await uploadOk(t, tenant, name, text, { fields: { path: '/filings' } })
+      await processNow(t, tenant, id)
+      ids.set(name, id)
+    }
+  }, 120_000)
+  afterAll(() => t?.close())
+
+  it("answers the named company's most recent quarter, not another company's look-alike", async () => {
+    const body = await ask("What were Globex's research and development expenses in the most recent quarter?")
+    expect(cited(body)).toEqual(['filing-003.md'])
+    expect(body.text).toContain('655 million')
+    const other = await ask("What were Initech's research and development expenses in the most recent quarter?")
+    expect(cited(other)).toEqual(['filing-005.md'])
+  })
+
+  it('quotes every quarter of a trend, oldest first, each labelled with whose and which quarter', async () => {
+    const body = await ask("How have Globex's net sales changed over the reported quarters?")
+    expect(cited(body)).toEqual(['filing-001.md', 'filing-004.md', 'filing-003.md'])
+    const lines = body.text.split('\n').filter((line: string) => line.includes('Net sales'))
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(
+      /^- Globex Corporation, quarter ended March 31, 2023[^:]*: Net sales .*4,210 million.*\[1\]$/,
+    )
+    expect(lines[2]).toMatch(/4,905 million.*\[3\]$/)
+  })
+
+  it('quotes each company of a comparison', async () => {
+    const body = await ask('Compare the net sales of Globex and Initech in the quarter ended June 30, 2023.')
+    // In the question's order within the period.
+    expect(cited(body)).toEqual(['filing-004.md', 'filing-002.md'])
+  })
+
+  it('lets automatic selection choose the documents the question names, as many as it needs', async () => {
+    const bot = await t.request('POST', `/company/${tenant.companyId}/bot`, {
+      token: tenant.token,
+      json: {
+        label: 'Filings',
+        description: 'd',
+        prompt: { name: 'p', prompt: 'x' },
+        auto_document_selector: 'always',
+      },
+    })
+    const body = await ask("How have Globex's net sales changed over the reported quarters?", { bot_id: bot.body.id })
+    expect(body.validated_autodocs).toBe(true)
+    expect(body.documents_filtered).toEqual(
+      ['filing-001.md', 'filing-004.md', 'filing-003.md'].map((name) => ids.get(name)),
+    )
+    expect(cited(body)).toEqual(['filing-001.md', 'filing-004.md', 'filing-003.md'])
+  })
+
+  it('says "not found" with no sources when the question is about a company no document is about', async () => {
+    const body = await ask("What were Hooli's research and development expenses in the most recent quarter?")
+    expect(body.sources).toEqual([])
+    expect(body.text).toBe('The answer was not found in the knowledge base.')
+  })
+})
