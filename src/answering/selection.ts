@@ -9,7 +9,7 @@ import { analyze } from '../text/analysis.js'
 export const MAX_SELECTED = 20
 /**
  * When the question names no subject or period a card holds, documents are chosen by their context
- * (title, kind, file name, folders) only when one matches clearly: at least this share of the
+ * (kind, file name, folders) only when one matches clearly: at least this share of the
  * question's words that some context has (document-context.ts), …
  */
 const MIN_CONTEXT_SHARE = 0.5
@@ -85,7 +85,7 @@ function escapeRegExp(text: string): string {
  * Automatic document selection (docs/knowledge-base.md "Automatic document selection"): the
  * documents the question names through their cards (its span: a subject's documents of the period
  * asked for, every one of a trend, each subject of a comparison), as many as it needs. When it
- * names none, the documents whose context (title, kind, file name, folders) matches the question
+ * names none, the documents whose context (kind, file name, folders) matches the question
  * best, if one matches clearly, and those the bot's guidance documents point to on a line about the
  * question. The guidance documents themselves are never selected. Ids in scope, best first (in
  * period order for a trend); empty when nothing is named clearly enough: the whole scope is then

@@ -71,4 +71,20 @@ describe('query language', () => {
     expect(queryLanguage('cafés', corpus, 'de')).toBe('de')
     expect(queryLanguage('the annual leave', [])).toBe('en')
   })
+
+  it('takes the corpus majority when the detected language is a sliver of the corpus', () => {
+    const mostlyEnglish = [
+      { language: 'en', chunkCount: 3000, totalTerms: 90_000 },
+      { language: 'it', chunkCount: 12, totalTerms: 300 },
+    ]
+    // Detected as Italian, a short English query is analysed as the corpus's English.
+    expect(queryLanguage('Parallel processors in information retrieval', mostlyEnglish)).toBe('en')
+    expect(queryLanguage('i processori paralleli nel recupero delle informazioni', mostlyEnglish)).toBe('en')
+    expect(
+      queryLanguage(
+        'i processori paralleli nel recupero delle informazioni',
+        corpus.concat(mostlyEnglish.slice(1).map((entry) => ({ ...entry, chunkCount: 5 }))),
+      ),
+    ).toBe('it')
+  })
 })

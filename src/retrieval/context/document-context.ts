@@ -5,7 +5,7 @@ import { type ContextField, contextTerms, FIELD_WEIGHTS, IDENTIFYING_FIELDS } fr
 /** How strongly a question's words point at one document through its context. */
 export interface ContextMatch {
   /**
-   * The question's terms found in the document's context (subjects, file name, folders, title,
+   * The question's terms found in the document's context (subjects, file name, folders,
    * kind), each weighted by its inverse document frequency among the contexts and by its field:
    * a name only this document carries weighs a lot, a word every document shares nothing.
    */
