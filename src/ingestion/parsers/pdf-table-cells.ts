@@ -9,6 +9,8 @@ export interface PlacedCell {
   readonly text: string
   readonly left: number
   readonly right: number
+  /** The place is a guess (a cell split out of a merged one by its share of the characters). */
+  readonly guessed?: boolean
 }
 
 export type CellRole = 'figure' | 'nil' | 'period' | 'currency' | 'text'
@@ -53,7 +55,7 @@ export function isAmount(text: string): boolean {
 export function splitFigureRuns(cells: readonly PlacedCell[]): PlacedCell[] {
   const out: PlacedCell[] = []
   for (const cell of cells) {
-    const words = cell.text.split(' ')
+    const words = figureWords(cell.text)
     const role = cellRole(cell.text)
     if (words.length < 2 || role !== 'text' || !words.every((word) => cellRole(word) !== 'text')) {
       out.push(cell)
@@ -62,11 +64,30 @@ export function splitFigureRuns(cells: readonly PlacedCell[]): PlacedCell[] {
     const perChar = (cell.right - cell.left) / cell.text.length
     let at = 0
     for (const word of words) {
-      out.push({ text: word, left: cell.left + at * perChar, right: cell.left + (at + word.length) * perChar })
+      out.push({
+        text: word,
+        left: cell.left + at * perChar,
+        right: cell.left + (at + word.length) * perChar,
+        guessed: true,
+      })
       at += word.length + 1
     }
   }
   return out
+}
+
+/** The words of a cell, a parenthesis set apart from its figure (`( 37)`, `(2,549 )`) kept with it. */
+function figureWords(text: string): string[] {
+  const words: string[] = []
+  for (const word of text.split(' ')) {
+    const previous = words.at(-1)
+    if (previous !== undefined && (/^[-−–]?[$€£¥]?\($/u.test(previous) || /^\)%?$/u.test(word))) {
+      words[words.length - 1] = `${previous} ${word}`
+    } else {
+      words.push(word)
+    }
+  }
+  return words
 }
 
 /**
@@ -91,15 +112,15 @@ export function joinCurrency(cells: readonly PlacedCell[]): PlacedCell[] {
     // A label that runs into the next column's symbol: `Cash ........ $` | `348,283`.
     const tail = /^(.*\S)\s+(\S+)$/u.exec(text)
     if (tail && LEADING_CURRENCY.test(tail[2] as string) && cellRole(tail[1] as string) === 'text') {
-      out.push({ text: tail[1] as string, left: cell.left, right })
-      symbol = { text: tail[2] as string, left: right, right }
+      out.push({ text: tail[1] as string, left: cell.left, right, guessed: true })
+      symbol = { text: tail[2] as string, left: right, right, guessed: true }
       continue
     }
     if (CURRENCY.test(text)) {
       if (symbol) out.push(symbol)
       // `€` after an amount is its unit (`1 234 €`); `$` stands before the next one.
       if (!LEADING_CURRENCY.test(text) && previous && cellRole(previous.text) === 'figure') {
-        out[out.length - 1] = { text: `${previous.text} ${text}`, left: previous.left, right: previous.right }
+        out[out.length - 1] = { ...previous, text: `${previous.text} ${text}` }
         symbol = null
       } else {
         symbol = cell
@@ -114,10 +135,10 @@ export function joinCurrency(cells: readonly PlacedCell[]): PlacedCell[] {
     }
     text = text.replace(SPACED_CURRENCY, '$1')
     if (text === '%' && previous && cellRole(previous.text) === 'figure') {
-      out[out.length - 1] = { text: `${previous.text}%`, left: previous.left, right }
+      out[out.length - 1] = { ...previous, text: `${previous.text}%`, right }
       continue
     }
-    out.push({ text, left: cell.left, right })
+    out.push({ ...cell, text })
   }
   if (symbol) out.push(symbol)
   return out

@@ -34,7 +34,10 @@ export function columnsOf(rows: readonly (readonly PlacedCell[])[]): Column[] | 
     if (times > most || (times === most && count > width)) [width, most] = [count, times]
   }
   if (width === 0) return null
-  const full = rows.filter((row) => row.length === width)
+  // Rows whose places were all read, not guessed from a merged cell, say best where columns are.
+  const complete = rows.filter((row) => row.length === width)
+  const exact = complete.filter((row) => row.every((cell) => !cell.guessed))
+  const full = exact.length > 0 ? exact : complete
   const columns = Array.from({ length: width }, (_, k) => ({
     left: Math.min(...full.map((row) => (row[k] as PlacedCell).left)),
     right: Math.max(...full.map((row) => (row[k] as PlacedCell).right)),
@@ -52,8 +55,9 @@ function ordered(columns: readonly Column[]): boolean {
 
 /**
  * A row's cells under the table's columns: its label first (an empty cell when the table has
- * labels and this row has none), then one cell per column, figures joined where two fall in one
- * column. A row of a label alone (a section row) stays one cell.
+ * labels and this row has none), then one cell per column: in order for a row with a figure for
+ * every column, else by position (figures joined where two fall in one column, empty cells where
+ * a column has none). A row of a label alone (a section row) stays one cell.
  */
 export function placeRow(
   label: string | null,
@@ -62,6 +66,11 @@ export function placeRow(
   labelled: boolean,
 ): string[] {
   if (values.length === 0) return label === null ? [] : [label]
+  // A full row is in column order whatever its positions say (they are guesses in a merged line).
+  if (values.length === columns.length) {
+    const texts = values.map((value) => value.text)
+    return labelled ? [label ?? '', ...texts] : texts
+  }
   const cells = columns.map(() => '')
   for (const value of values) {
     const k = nearestColumn(value, columns)
@@ -94,7 +103,8 @@ function distance(a: Column, b: Column): number {
  * cell's width, or most of the way across the gap to the next column): a header spanning several
  * columns is centred over them and often narrower than they are, while a header over its own
  * column is not also the next one's. A cell that went to one column widens that column for the
- * bands above. `bands` come top first; null when none gives any text.
+ * bands above. A band of one cell centred over the whole table heads every column. `bands` come
+ * top first; null when none gives any text.
  */
 export function composeHeader(
   bands: readonly HeaderBand[],
@@ -108,17 +118,24 @@ export function composeHeader(
   for (const band of [...bands].reverse()) {
     labelParts.push(band.labels.map((cell) => cell.text).filter(Boolean))
     const taken = new Map<PlacedCell, number[]>()
-    extents.forEach((extent, k) => {
-      const cell = headerCellOf(extent, band.figures)
-      if (!cell) return
-      const away = distance(cell, extent)
-      if (away > 0) {
-        const neighbour = extents[cell.right <= extent.left ? k - 1 : k + 1]
-        const gap = neighbour ? distance(neighbour, extent) : usualGap
-        if (away > (cell.right - cell.left) / 2 && away > gap * 0.75) return
-      }
-      taken.set(cell, [...(taken.get(cell) ?? []), k])
-    })
+    const spanning = spansAll(band.figures, extents)
+    if (spanning)
+      taken.set(
+        spanning,
+        extents.map((_, k) => k),
+      )
+    else
+      extents.forEach((extent, k) => {
+        const cell = headerCellOf(extent, band.figures)
+        if (!cell) return
+        const away = distance(cell, extent)
+        if (away > 0) {
+          const neighbour = extents[cell.right <= extent.left ? k - 1 : k + 1]
+          const gap = neighbour ? distance(neighbour, extent) : usualGap
+          if (away > (cell.right - cell.left) / 2 && away > gap * 0.75) return
+        }
+        taken.set(cell, [...(taken.get(cell) ?? []), k])
+      })
     for (const [cell, ks] of taken) {
       for (const k of ks) (parts[k] as string[]).unshift(cell.text)
       const only = ks.length === 1 ? extents[ks[0] as number] : undefined
@@ -135,6 +152,19 @@ export function composeHeader(
   // A table without labels has no column for them: their header words go before the first column's.
   header[0] = [...labelHeader, header[0]].filter(Boolean).join(' ')
   return header
+}
+
+/**
+ * The one cell of a band when it heads the whole table: over two columns at least and centred
+ * over all of them ("Year Ended December 31, 2018" above every column).
+ */
+function spansAll(cells: readonly PlacedCell[], extents: readonly Column[]): PlacedCell | null {
+  const [cell] = cells
+  if (!cell || cells.length !== 1 || extents.length < 2) return null
+  const over = extents.filter((extent) => distance(cell, extent) === 0).length
+  const [left, right] = [(extents[0] as Column).left, (extents.at(-1) as Column).right]
+  const centred = Math.abs((cell.left + cell.right) / 2 - (left + right) / 2) <= (right - left) * 0.1
+  return over >= 2 && centred ? cell : null
 }
 
 /** The cell of a band nearest to a column (the most overlapping one when several overlap it). */

@@ -74,7 +74,7 @@ export function titleAbove(search: TitleSearch, fonts: FontProfile, furniture: F
   let unit: string | undefined
   const kept: string[] = []
   for (const text of texts) {
-    if (unit === undefined && isUnitPhrase(text)) unit = text
+    if (unit === undefined && isUnitPhrase(text)) unit = text.replace(/\s*[:：.]$/u, '')
     else kept.push(text)
   }
   let title = kept.join(' ')

@@ -45,7 +45,7 @@ const MAX_ROW_GAP = 4
 /** Lines without figures between two rows (a wrapped label, section rows): at most this many. */
 const MAX_BRIDGED = 2
 /** The header's lowest line is at most this many font sizes above the first row. */
-const MAX_HEADER_GAP = 2.5
+const MAX_HEADER_GAP = 3
 /** Header lines are at most this many row distances apart (and MAX_HEADER_GAP font sizes). */
 const MAX_HEADER_LINE_GAP = 1.5
 const MAX_HEADER_BANDS = 6
@@ -69,20 +69,24 @@ interface Row {
  * the last one. `carried` is the previous page's last table, when it ended that page.
  */
 export function pageTables(
-  lines: readonly PdfLine[],
+  pageLines: readonly PdfLine[],
   fonts: FontProfile,
   furniture: Furniture,
   carried: TableCarry | null,
 ): { readonly tables: PageTable[]; readonly carry: TableCarry | null } {
+  const lines = pageLines.map(splitMergedRow)
   const taken = new Uint8Array(lines.length)
   const found: { table: PageTable; carry: TableCarry | null; last: number }[] = []
-  for (let i = 0; i < lines.length; i++) {
-    if (taken[i]) continue
-    const body = bodyFrom(lines, i, taken)
-    if (!body) continue
-    const result = buildTable(lines, body, taken, fonts, furniture)
-    for (const index of result.table.lines) taken[index] = 1
-    found.push({ ...result, last: Math.max(...body) })
+  // Tables with figures first: the lines of words above them are their header, not a table of words.
+  for (const withFigures of [true, false]) {
+    for (let i = 0; i < lines.length; i++) {
+      if (taken[i]) continue
+      const body = bodyFrom(lines, i, taken)
+      if (!body || body.some((index) => hasFigures(lines[index] as PdfLine)) !== withFigures) continue
+      const result = buildTable(lines, body, taken, fonts, furniture)
+      for (const index of result.table.lines) taken[index] = 1
+      found.push({ ...result, last: Math.max(...body) })
+    }
   }
   found.sort((a, b) => a.table.at - b.table.at)
   const first = found[0]
@@ -95,6 +99,27 @@ export function pageTables(
   const last = found.at(-1)
   const carry = last && endsPage(last.last, lines, taken) ? last.carry : null
   return { tables: found.map((entry) => entry.table), carry }
+}
+
+/**
+ * A line of one cell that a text layer merged from a label and its figures (the columns set
+ * closer than a cell gap, `Goodwill ....... $4,771,981 $ 12,510 $ (62,529)`) as the cells it was
+ * drawn as: the label, then each figure or symbol, placed by its share of the characters. It
+ * needs two figures at least, so prose ending in a number stays prose.
+ */
+function splitMergedRow(line: PdfLine): TableLine {
+  if (line.cells.length !== 1) return line
+  const text = line.cells[0] as string
+  if (!/\d/u.test(text)) return line
+  const span = line.spans[0] as PlacedCell
+  const split = splitTrailingFigures({ text, left: span.left, right: span.right }, span.left)
+  if (split.length < 3 || split.slice(1).filter((cell) => isAmount(cell.text)).length < 2) return line
+  return { ...line, cells: split.map((cell) => cell.text), spans: split, guessed: true }
+}
+
+/** A page line as tables read it: `guessed` when its cells were split out of one merged cell. */
+interface TableLine extends PdfLine {
+  readonly guessed?: boolean
 }
 
 /**
@@ -144,6 +169,11 @@ function hasCells(line: PdfLine): boolean {
   )
 }
 
+/** Whether a line has a figure after its first cell (or is a lone figure). */
+function hasFigures(line: PdfLine): boolean {
+  return line.cells.some((cell, i) => (i > 0 || line.cells.length === 1) && isAmount(cell))
+}
+
 /** Where the figures of a line start: its cells after the first, or the first when it is one. */
 function valueLeftOf(line: PdfLine): number {
   const from = isAmount(line.cells[0] as string) ? 0 : 1
@@ -157,8 +187,13 @@ function bridgeable(line: PdfLine, size: number, valueLeft: number, labelLeft: n
   return inLabels || (isAmount(line.cells[0] as string) && span.left >= valueLeft - size)
 }
 
-function placedCells(line: PdfLine): PlacedCell[] {
-  return line.cells.map((text, i) => ({ text, left: line.spans[i]?.left ?? 0, right: line.spans[i]?.right ?? 0 }))
+function placedCells(line: TableLine): PlacedCell[] {
+  return line.cells.map((text, i) => ({
+    text,
+    left: line.spans[i]?.left ?? 0,
+    right: line.spans[i]?.right ?? 0,
+    ...(line.guessed ? { guessed: true } : {}),
+  }))
 }
 
 /** The table around a body: its rows, its header bands above, its title and unit. */
@@ -373,6 +408,12 @@ function headerAbove(
   const lastRight = columns?.at(-1)?.right ?? Number.POSITIVE_INFINITY
   const margin = columns ? columnMargin(columns, size) : size
   const underLabels = (cell: PlacedCell) => cell.left <= labels.left + size * 2 && cell.right <= firstLeft + size * 0.5
+  // A line alone in the label column, maybe centred in it ("ASSETS"): a section row or the end of the header.
+  const inLabelColumn = (cell: PlacedCell) =>
+    cell.text.length <= MAX_HEADER_CELL_CHARS &&
+    !isAmount(cell.text) &&
+    cell.left >= labels.left - size * 2 &&
+    cell.right <= firstLeft + size * 0.5
   const overFigures = (cell: PlacedCell) => {
     const centre = (cell.left + cell.right) / 2
     return cell.left > labels.right - size * 0.5 && centre >= firstLeft - margin && centre <= lastRight + margin
@@ -381,26 +422,25 @@ function headerAbove(
   let held: Band[] = []
   let below = top.y
   for (const band of bands) {
-    const limit = below === top.y ? size * MAX_HEADER_GAP : Math.min(size * MAX_HEADER_GAP, pitch * MAX_HEADER_LINE_GAP)
+    // From the rows (a held section row is one) to the header; then between header lines.
+    const fromRows = below === top.y || held.at(-1)?.y === below
+    const limit = fromRows ? size * MAX_HEADER_GAP : Math.min(size * MAX_HEADER_GAP, pitch * MAX_HEADER_LINE_GAP)
     if (accepted.length + held.length >= MAX_HEADER_BANDS || band.y - below > limit) break
     const only = band.cells.length === 1 ? (band.cells[0] as PlacedCell) : null
     if (only && isUnitPhrase(only.text)) {
       accepted.push(...held.map((b) => ({ band: b, kind: 'label' as const })), { band, kind: 'unit' })
       held = []
+    } else if (only && inLabelColumn(only)) {
+      held.push(band)
     } else {
       const fits = band.cells.every(
         (cell) =>
           cell.text.length <= MAX_HEADER_CELL_CHARS && !isAmount(cell.text) && (underLabels(cell) || overFigures(cell)),
       )
       if (!fits) break
-      if (band.cells.some(overFigures)) {
-        accepted.push(...held.map((b) => ({ band: b, kind: 'label' as const })), { band, kind: 'header' })
-        held = []
-      } else if (band.cells.length === 1) {
-        held.push(band)
-      } else {
-        break
-      }
+      if (!band.cells.some(overFigures)) break
+      accepted.push(...held.map((b) => ({ band: b, kind: 'label' as const })), { band, kind: 'header' })
+      held = []
     }
     below = band.y
   }
@@ -453,6 +493,8 @@ function bandsAbove(
   for (const [i, line] of lines.entries()) {
     if (taken[i] || inBody.has(i) || line.turns !== turns) continue
     if (line.y <= top.y + size * 0.5 || line.y - top.y > reach) continue
+    // Footnote marks set small and raised beside header words ("Other (1)") are not header lines.
+    if (line.size < size * 0.8 && line.cells.every((cell) => cell.length <= 4)) continue
     candidates.push({ y: line.y, cells: splitFigureRuns(placedCells(line)), line: i })
   }
   candidates.sort((a, b) => a.y - b.y)
