@@ -1,6 +1,7 @@
 /**
  * The unit line of a table: "(in millions)", "(MILLIONS, EXCEPT PER SHARE DATA)", "Dollars in
- * thousands", "en milliers d'euros", "($ million)". Without it a figure cannot be read alone.
+ * thousands", "en milliers d'euros", "($ million)", "(in days)". Without it a figure cannot be
+ * read alone.
  */
 
 /** Scale words and their abbreviations, in the languages filings are written in. */
@@ -9,6 +10,9 @@ const SCALE =
 /** How a unit phrase opens: a parenthesis, "in"/"en"/"amounts in"/"$ in"…, or the scale ("Millions of dollars"). */
 const OPENING =
   /^(?:\(|\[|(?:in|en|im|amounts?|dollars?|euros?|figures|all amounts|montants|chiffres|[$€£¥]|us\$|usd|eur|gbp|chf)(?:\s|$)|(?:thousands?|millions?|billions?)(?:\s+of\s|,|$))/iu
+/** "(in days)", "(in USD)", "(en euros)", "(in %)": a measure named in parentheses, scale or not. */
+const MEASURE_IN_PARENTHESES =
+  /^\((?:in|en|im|expressed in|amounts in)\s+(?!the\b|a\b|an\b|which\b|our\b|each\b)[^()\d]{1,30}\)$/iu
 const MAX_UNIT_CHARS = 80
 const MAX_UNIT_WORDS = 10
 
@@ -17,7 +21,7 @@ export function isUnitPhrase(text: string): boolean {
   const value = text.trim()
   if (value.length === 0 || value.length > MAX_UNIT_CHARS) return false
   if (value.split(/\s+/u).length > MAX_UNIT_WORDS) return false
-  return OPENING.test(value) && SCALE.test(value)
+  return (OPENING.test(value) && SCALE.test(value)) || MEASURE_IN_PARENTHESES.test(value)
 }
 
 /**
