@@ -1,4 +1,5 @@
 import type { PlacedCell } from './pdf-table-cells.js'
+import { joinLines } from './text-blocks.js'
 
 /**
  * The figure columns of a PDF table, found from the positions of its cells, and what sits in
@@ -21,19 +22,25 @@ export interface HeaderBand {
 }
 
 /**
- * The columns of the data rows' figures (each row's cells after its label): as many as most rows
- * have, each spanning the figures of those rows in that place. Null when those spans overlap (the
- * rows do not line up), in which case cells are kept as the rows give them.
+ * The columns of the data rows' figures (each row's cells after its label): as many as the widest
+ * rows have (rows with fewer figures leave columns blank), found again in two rows at least when
+ * there are several, each column spanning the figures of those rows in that place. Narrower
+ * widths are tried when those spans overlap; null when no width lines up, in which case cells
+ * are kept as the rows give them.
  */
 export function columnsOf(rows: readonly (readonly PlacedCell[])[]): Column[] | null {
   const counts = new Map<number, number>()
   for (const row of rows) if (row.length > 0) counts.set(row.length, (counts.get(row.length) ?? 0) + 1)
-  let width = 0
-  let most = 0
-  for (const [count, times] of counts) {
-    if (times > most || (times === most && count > width)) [width, most] = [count, times]
+  const enough = rows.length > 1 ? 2 : 1
+  const widths = [...counts].filter(([, times]) => times >= enough).map(([width]) => width)
+  for (const width of widths.sort((a, b) => b - a)) {
+    const columns = columnsOfWidth(rows, width)
+    if (columns) return columns
   }
-  if (width === 0) return null
+  return null
+}
+
+function columnsOfWidth(rows: readonly (readonly PlacedCell[])[], width: number): Column[] | null {
   // Rows whose places were all read, not guessed from a merged cell, say best where columns are.
   const complete = rows.filter((row) => row.length === width)
   const exact = complete.filter((row) => row.every((cell) => !cell.guessed))
@@ -136,6 +143,10 @@ export function composeHeader(
         }
         taken.set(cell, [...(taken.get(cell) ?? []), k])
       })
+    // A cell no column took (two cells nearest to one column) still goes to the column nearest it.
+    for (const cell of band.figures) {
+      if (!taken.has(cell)) taken.set(cell, [nearestColumn(cell, extents)])
+    }
     for (const [cell, ks] of taken) {
       for (const k of ks) (parts[k] as string[]).unshift(cell.text)
       const only = ks.length === 1 ? extents[ks[0] as number] : undefined
@@ -145,10 +156,11 @@ export function composeHeader(
       }
     }
   }
-  const header = parts.map((texts) => texts.join(' '))
+  // Stacked header lines read like wrapped text: "Non-" over "controlling" is "Noncontrolling".
+  const header = parts.map((texts) => joinLines(texts))
   const labelHeader = labelParts.reverse().flat()
   if (labelHeader.length === 0 && header.every((text) => text === '')) return null
-  if (labelled) return [labelHeader.join(' '), ...header]
+  if (labelled) return [joinLines(labelHeader), ...header]
   // A table without labels has no column for them: their header words go before the first column's.
   header[0] = [...labelHeader, header[0]].filter(Boolean).join(' ')
   return header

@@ -13,6 +13,7 @@ import { type Column, columnsOf, composeHeader, type HeaderBand, placeRow } from
 import { type Furniture, type TitleSearch, titleAbove } from './pdf-table-title.js'
 import { detectHeader, kindOfText } from './table-builder.js'
 import { isUnitPhrase } from './table-units.js'
+import { joinLines } from './text-blocks.js'
 
 /**
  * Tables of a PDF page as whole regions: the rows (a label wrapped over two lines joined, section
@@ -82,7 +83,7 @@ export function pageTables(
     for (let i = 0; i < lines.length; i++) {
       if (taken[i]) continue
       const body = bodyFrom(lines, i, taken)
-      if (!body || body.some((index) => hasFigures(lines[index] as PdfLine)) !== withFigures) continue
+      if (!body || isFigureTable(body, lines) !== withFigures) continue
       const result = buildTable(lines, body, taken, fonts, furniture)
       for (const index of result.table.lines) taken[index] = 1
       found.push({ ...result, last: Math.max(...body) })
@@ -91,7 +92,8 @@ export function pageTables(
   found.sort((a, b) => a.table.at - b.table.at)
   const first = found[0]
   if (first && carried && continues(first, carried, lines, taken)) {
-    const { header, title, unit } = carried
+    const { header, title } = carried
+    const unit = first.table.block.unit ?? carried.unit
     const block: TableBlock = { ...first.table.block, header, ...(title ? { title } : {}), ...(unit ? { unit } : {}) }
     first.table = { ...first.table, block }
     if (first.carry) first.carry = { ...first.carry, header, ...(title ? { title } : {}), ...(unit ? { unit } : {}) }
@@ -113,7 +115,8 @@ function splitMergedRow(line: PdfLine): TableLine {
   if (!/\d/u.test(text)) return line
   const span = line.spans[0] as PlacedCell
   const split = splitTrailingFigures({ text, left: span.left, right: span.right }, span.left)
-  if (split.length < 3 || split.slice(1).filter((cell) => isAmount(cell.text)).length < 2) return line
+  const [label, ...figures] = split
+  if (!label || !/\p{L}/u.test(label.text) || figures.filter((cell) => isAmount(cell.text)).length < 2) return line
   return { ...line, cells: split.map((cell) => cell.text), spans: split, guessed: true }
 }
 
@@ -169,6 +172,12 @@ function hasCells(line: PdfLine): boolean {
   )
 }
 
+/** A table of figures has them in a quarter of its lines at least (a list of names may have a page number). */
+function isFigureTable(body: readonly number[], lines: readonly PdfLine[]): boolean {
+  const withFigures = body.filter((index) => hasFigures(lines[index] as PdfLine)).length
+  return withFigures > 0 && withFigures * 4 >= body.length
+}
+
 /** Whether a line has a figure after its first cell (or is a lone figure). */
 function hasFigures(line: PdfLine): boolean {
   return line.cells.some((cell, i) => (i > 0 || line.cells.length === 1) && isAmount(cell))
@@ -213,9 +222,10 @@ function buildTable(
   const firstData = rows.findIndex(isData)
   if (firstData < 0) return textTable(lines, rows, taken, fonts, furniture)
   // Rows above the first data row whose cells are words, years or dates are column headers.
-  const headerRows = rows.slice(0, firstData).filter((row) => row.cells.length >= 2)
-  const leadingSections = rows.slice(0, firstData).filter((row) => row.cells.length < 2)
-  rows = [...leadingSections, ...rows.slice(firstData)]
+  // Rows of words, years or dates right above the first data row may be its column headers.
+  const leading = rows.slice(0, firstData)
+  const headerRows = leading.length <= MAX_HEADER_BANDS ? leading.filter((row) => row.cells.length >= 2) : []
+  rows = rows.slice(firstData)
   rows = joinWrappedLabels(rows)
   let columns = columnsOf(rows.filter(isData).map((row) => valuesOf(row)))
   const firstColumn = columns?.[0]
@@ -235,7 +245,9 @@ function buildTable(
   }
   const pitch = rowPitch(rows)
   const head = headerAbove(lines, taken, body, headerRows, rows[0] as Row, size, pitch, columns, labels)
-  rows = [...head.sections, ...rows]
+  // Leading rows the header did not take stay rows, in their order.
+  const inHeader = new Set(head.lines)
+  rows = [...head.sections, ...leading.filter((row) => !inHeader.has(row.line)), ...rows]
   const used = [...body, ...head.lines]
   const found = titleAbove(
     titleSearch(lines, taken, used, head.top, size, tableExtent(rows, head.bands)),
@@ -344,7 +356,7 @@ function joinWrappedLabels(rows: readonly Row[]): Row[] {
         /[,\-–(]$|\b(?:and|or|of|for|to|the|in|on|from|by|with|at|before|after)$/iu.test(label.text))
     ) {
       const joined = {
-        text: `${label.text} ${nextLabel.text}`,
+        text: joinLines([label.text, nextLabel.text]),
         left: Math.min(label.left, nextLabel.left),
         right: nextLabel.right,
       }
@@ -461,12 +473,13 @@ function headerAbove(
   const headerBands: HeaderBand[] = []
   for (const { band, kind } of kept) {
     if (kind === 'unit') {
-      unit ??= (band.cells[0] as PlacedCell).text
+      const text = (band.cells[0] as PlacedCell).text
+      unit = unit === undefined ? text : `${unit} ${text}`
       continue
     }
     const labelCells = band.cells.filter((cell) => !overFigures(cell))
-    const unitCell = labelCells.find((cell) => isUnitPhrase(cell.text))
-    if (unitCell && unit === undefined) unit = unitCell.text
+    const unitCell = unit === undefined ? labelCells.find((cell) => isUnitPhrase(cell.text)) : undefined
+    if (unitCell) unit = unitCell.text
     headerBands.unshift({
       labels: labelCells.filter((cell) => cell !== unitCell),
       figures: band.cells.filter(overFigures),
@@ -520,10 +533,13 @@ function columnMargin(columns: readonly Column[], size: number): number {
   return Math.max(size, gap / 2)
 }
 
-/** Without aligned columns, the header is the lowest band's cells as they are. */
+/** Without aligned columns, the header is the lowest band's cells as they are, the bands above before its first. */
 function plainHeader(bands: readonly HeaderBand[]): string[] | null {
-  const band = bands.at(-1)
-  return band ? [...band.labels, ...band.figures].map((cell) => cell.text) : null
+  const texts = bands.map((band) => [...band.labels, ...band.figures].map((cell) => cell.text))
+  const lowest = texts.pop()
+  if (!lowest) return null
+  const above = texts.flat().join(' ')
+  return above ? [`${above} ${lowest[0] ?? ''}`.trim(), ...lowest.slice(1)] : lowest
 }
 
 interface Extent {
