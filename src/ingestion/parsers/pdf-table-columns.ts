@@ -106,10 +106,9 @@ function distance(a: Column, b: Column): number {
  * The header row: the label column's header (its cells from every band, top to bottom), then for
  * each column the cells standing over it from every band, top to bottom ("Three Months Ended" +
  * "July 2," + "2023"). Bands are read from the one nearest the figures upwards: in each, a column
- * takes its nearest cell when that cell is over it, or beside it and near enough (within half the
- * cell's width, or most of the way across the gap to the next column): a header spanning several
- * columns is centred over them and often narrower than they are, while a header over its own
- * column is not also the next one's. A cell that went to one column widens that column for the
+ * takes its nearest cell when that cell is over it, or beside it and most of the way across the
+ * gap to the next column: a header spanning several columns is centred over them and often
+ * narrower than they are, while a header over its own column is not also the next one's. A cell that went to one column widens that column for the
  * bands above. A band of one cell centred over the whole table heads every column. `bands` come
  * top first; null when none gives any text.
  */
@@ -139,7 +138,7 @@ export function composeHeader(
         if (away > 0) {
           const neighbour = extents[cell.right <= extent.left ? k - 1 : k + 1]
           const gap = neighbour ? distance(neighbour, extent) : usualGap
-          if (away > (cell.right - cell.left) / 2 && away > gap * 0.75) return
+          if (away > gap * 0.75) return
         }
         taken.set(cell, [...(taken.get(cell) ?? []), k])
       })

@@ -115,7 +115,9 @@ function paragraphAbove(
     if (line.y - below > limit) break
     // A line with company at its height (another column of text) is no title.
     const beside = above[k + 1]
-    if (line.cells.length > 1 || (beside && Math.abs(beside.line.y - line.y) < size * 0.4) || furniture(line)) break
+    // A title line is one cell, or two when the second is its unit ("Segment Information" "(in millions)").
+    const cells = line.cells.length === 1 || (line.cells.length === 2 && isUnitPhrase(line.cells[1] as string))
+    if (!cells || (beside && Math.abs(beside.line.y - line.y) < size * 0.4) || furniture(line)) break
     const previous = chosen.at(-1)?.line
     if (
       previous &&

@@ -185,7 +185,8 @@ function hasFigures(line: PdfLine): boolean {
 
 /** Where the figures of a line start: its cells after the first, or the first when it is one. */
 function valueLeftOf(line: PdfLine): number {
-  const from = isAmount(line.cells[0] as string) ? 0 : 1
+  const from = isAmount(line.cells[0] as string) ? 0 : NOTE_MARK.test(line.cells[1] ?? '') ? 2 : 1
+  if (from >= line.cells.length) return Number.POSITIVE_INFINITY
   return Math.min(...line.spans.slice(from).map((span) => span.left))
 }
 
@@ -216,14 +217,20 @@ function buildTable(
   const size = (lines[body[0] as number] as PdfLine).size
   let rows: Row[] = body.map((index) => {
     const line = lines[index] as PdfLine
-    return { cells: joinCurrency(placedCells(line)), y: line.y, size: line.size, line: index }
+    return { cells: withLabelNote(joinCurrency(placedCells(line)), line.size), y: line.y, size: line.size, line: index }
   })
   const isData = (row: Row) => row.cells.some((cell, i) => (i > 0 || row.cells.length === 1) && isAmount(cell.text))
   const firstData = rows.findIndex(isData)
   if (firstData < 0) return textTable(lines, rows, taken, fonts, furniture)
   // Rows above the first data row whose cells are words, years or dates are column headers.
   // Rows of words, years or dates right above the first data row may be its column headers.
-  const leading = rows.slice(0, firstData)
+  const allLeading = rows.slice(0, firstData)
+  // The header is looked for above the rows that stay rows: the data, and the lines of one cell
+  // right above it (section rows, a unit).
+  const top = allLeading[allLeading.findLastIndex((row) => row.cells.length >= 2) + 1] ?? (rows[firstData] as Row)
+  // A unit line among them ("(In thousands)" under the column headers) is the table's unit.
+  const unitRow = allLeading.find((row) => row.cells.length === 1 && isUnitPhrase((row.cells[0] as PlacedCell).text))
+  const leading = allLeading.filter((row) => row !== unitRow)
   const headerRows = leading.length <= MAX_HEADER_BANDS ? leading.filter((row) => row.cells.length >= 2) : []
   rows = rows.slice(firstData)
   rows = joinWrappedLabels(rows)
@@ -244,7 +251,7 @@ function buildTable(
     right: Math.max(0, ...labelCells.map((cell) => cell.right)),
   }
   const pitch = rowPitch(rows)
-  const head = headerAbove(lines, taken, body, headerRows, rows[0] as Row, size, pitch, columns, labels)
+  const head = headerAbove(lines, taken, body, headerRows, top, size, pitch, columns, labels)
   // Leading rows the header did not take stay rows, in their order.
   const inHeader = new Set(head.lines)
   rows = [...head.sections, ...leading.filter((row) => !inHeader.has(row.line)), ...rows]
@@ -256,7 +263,7 @@ function buildTable(
   )
   const labelled = rows.some((row) => labelOf(row) !== null)
   const header = columns ? composeHeader(head.bands, columns, labelled) : plainHeader(head.bands)
-  const unit = head.unit ?? found.unit
+  const unit = head.unit ?? (unitRow?.cells[0] as PlacedCell | undefined)?.text ?? found.unit
   const tableRows: TableRow[] = rows.map((row, i) => ({
     rowNumber: i + (header ? 2 : 1),
     cells: columns ? placeRow(labelOf(row), valuesOf(row), columns, labelled) : row.cells.map((cell) => cell.text),
@@ -303,6 +310,16 @@ function textTable(
   }
   const taking = [...used, ...found.lines]
   return { table: { block, lines: taking, at: Math.min(...taking) }, carry: null }
+}
+
+/** A footnote mark set right after a label (`Depreciation` `(1)`), which a text layer may make a cell. */
+const NOTE_MARK = /^(?:\((?:\d{1,2}|[a-z])\)|\*{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)$/u
+
+function withLabelNote(cells: PlacedCell[], size: number): PlacedCell[] {
+  const [label, note] = cells
+  if (!label || !note || cellRole(label.text) !== 'text' || !NOTE_MARK.test(note.text)) return cells
+  if (note.left - label.right > size * 1.5) return cells
+  return [{ ...label, text: `${label.text} ${note.text}`, right: note.right }, ...cells.slice(2)]
 }
 
 /** A row whose label cell runs on into the figure columns, with those figures made cells again. */
