@@ -30,9 +30,20 @@ const NIL = /^[-–—−]+$/u
 const YEAR = /^(?:19|20)\d{2}$/u
 const NUMERIC_DATE = /^\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})$/u
 
+const DIGIT = /\d/u
+/** `(` or `$(` set apart from the figure it opens. */
+const OPENING_PARENTHESIS = /^[-−–]?[$€£¥]?\($/u
+/** The last characters after which a footnote mark may end a cell. */
+const FOOTNOTE_END = /[)*¹²³⁴⁵⁶⁷⁸⁹⁰\d]$/u
+
 /** How a cell reads in a table: the first cell of a data row is its label, the others its figures. */
 export function cellRole(text: string): CellRole {
-  const value = text.replace(FOOTNOTE, '')
+  // Most cells a page has are words: those without a digit are settled by three short tests.
+  if (!DIGIT.test(text)) {
+    if (text.length > 3) return 'text'
+    return CURRENCY.test(text) ? 'currency' : NIL.test(text) ? 'nil' : 'text'
+  }
+  const value = FOOTNOTE_END.test(text) ? text.replace(FOOTNOTE, '') : text
   if (CURRENCY.test(value)) return 'currency'
   if (NIL.test(value)) return 'nil'
   if (YEAR.test(value) || NUMERIC_DATE.test(value)) return 'period'
@@ -55,6 +66,13 @@ export function isAmount(text: string): boolean {
 export function splitFigureRuns(cells: readonly PlacedCell[]): PlacedCell[] {
   const out: PlacedCell[] = []
   for (const cell of cells) {
+    // A label's first word settles it without splitting the rest.
+    const space = cell.text.indexOf(' ')
+    const first = cell.text.slice(0, space)
+    if (space < 0 || (cellRole(first) === 'text' && !OPENING_PARENTHESIS.test(first))) {
+      out.push(cell)
+      continue
+    }
     const words = figureWords(cell.text)
     const role = cellRole(cell.text)
     if (words.length < 2 || role !== 'text' || !words.every((word) => cellRole(word) !== 'text')) {
@@ -81,7 +99,7 @@ function figureWords(text: string): string[] {
   const words: string[] = []
   for (const word of text.split(' ')) {
     const previous = words.at(-1)
-    if (previous !== undefined && (/^[-−–]?[$€£¥]?\($/u.test(previous) || /^\)%?$/u.test(word))) {
+    if (previous !== undefined && (OPENING_PARENTHESIS.test(previous) || /^\)%?$/u.test(word))) {
       words[words.length - 1] = `${previous} ${word}`
     } else {
       words.push(word)
@@ -110,10 +128,11 @@ export function joinCurrency(cells: readonly PlacedCell[]): PlacedCell[] {
       symbol = null
     }
     // A label that runs into the next column's symbol: `Cash ........ $` | `348,283`.
-    const tail = /^(.*\S)\s+(\S+)$/u.exec(text)
-    if (tail && LEADING_CURRENCY.test(tail[2] as string) && cellRole(tail[1] as string) === 'text') {
-      out.push({ text: tail[1] as string, left: cell.left, right, guessed: true })
-      symbol = { text: tail[2] as string, left: right, right, guessed: true }
+    const space = text.lastIndexOf(' ')
+    const last = space > 0 ? text.slice(space + 1) : ''
+    if (last && LEADING_CURRENCY.test(last) && cellRole(text.slice(0, space).trimEnd()) === 'text') {
+      out.push({ text: text.slice(0, space).trimEnd(), left: cell.left, right, guessed: true })
+      symbol = { text: last, left: right, right, guessed: true }
       continue
     }
     if (CURRENCY.test(text)) {

@@ -83,7 +83,12 @@ export function pageTables(
     for (let i = 0; i < lines.length; i++) {
       if (taken[i]) continue
       const body = bodyFrom(lines, i, taken)
-      if (!body || isFigureTable(body, lines) !== withFigures) continue
+      if (!body) continue
+      if (isFigureTable(body, lines) !== withFigures) {
+        // Its later lines start no other body of this kind: skip them (long lists stay linear).
+        i = body.at(-1) as number
+        continue
+      }
       const result = buildTable(lines, body, taken, fonts, furniture)
       for (const index of result.table.lines) taken[index] = 1
       found.push({ ...result, last: Math.max(...body) })
@@ -112,7 +117,8 @@ export function pageTables(
 function splitMergedRow(line: PdfLine): TableLine {
   if (line.cells.length !== 1) return line
   const text = line.cells[0] as string
-  if (!/\d/u.test(text)) return line
+  // Prose ends with a word or a stop; a merged row ends with a figure or a dash.
+  if (!/[\d)%—–-]$/u.test(text)) return line
   const span = line.spans[0] as PlacedCell
   const split = splitTrailingFigures({ text, left: span.left, right: span.right }, span.left)
   const [label, ...figures] = split
@@ -338,10 +344,18 @@ function withoutLeaderDots(row: Row): Row {
 
 /** A row's label: its first cell when that is words, not a figure. */
 function labelOf(row: Row): string | null {
-  const first = row.cells[0] as PlacedCell
-  const role = cellRole(first.text)
-  return role === 'text' || (row.cells.length === 1 && role !== 'figure' && role !== 'nil') ? first.text : null
+  let label = rowLabels.get(row)
+  if (label === undefined) {
+    const first = row.cells[0] as PlacedCell
+    const role = cellRole(first.text)
+    label = role === 'text' || (row.cells.length === 1 && role !== 'figure' && role !== 'nil') ? first.text : null
+    rowLabels.set(row, label)
+  }
+  return label
 }
+
+/** Each row's label, worked out once: a table asks for it in every step. */
+const rowLabels = new WeakMap<Row, string | null>()
 
 function valuesOf(row: Row): PlacedCell[] {
   return labelOf(row) === null ? [...row.cells] : row.cells.slice(1)
