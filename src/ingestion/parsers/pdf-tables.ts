@@ -5,11 +5,12 @@ import {
   isAmount,
   joinCurrency,
   type PlacedCell,
-  splitFigureRuns,
   splitTrailingFigures,
   withoutLeaders,
 } from './pdf-table-cells.js'
 import { type Column, columnsOf, composeHeader, type HeaderBand, placeRow } from './pdf-table-columns.js'
+import { headerAbove, MAX_HEADER_BANDS } from './pdf-table-header.js'
+import { type Extent, placedCells, type Row, type TableLine } from './pdf-table-rows.js'
 import { type Furniture, type TitleSearch, titleAbove } from './pdf-table-title.js'
 import { detectHeader, kindOfText } from './table-builder.js'
 import { isUnitPhrase } from './table-units.js'
@@ -45,25 +46,12 @@ export interface TableCarry {
 const MAX_ROW_GAP = 4
 /** Lines without figures between two rows (a wrapped label, section rows): at most this many. */
 const MAX_BRIDGED = 2
-/** The header's lowest line is at most this many font sizes above the first row. */
-const MAX_HEADER_GAP = 3
-/** Header lines are at most this many row distances apart (and MAX_HEADER_GAP font sizes). */
-const MAX_HEADER_LINE_GAP = 1.5
-const MAX_HEADER_BANDS = 6
-const MAX_HEADER_CELL_CHARS = 60
 /** A continued table at the top of a page may follow at most this much text (a running head). */
 const MAX_LINES_BEFORE_CONTINUATION = 3
 const MAX_CHARS_BEFORE_CONTINUATION = 120
 /** What may follow the table that ends a page for the next page to continue it: notes, the page number. */
 const MAX_LINES_AFTER_END = 5
 const MAX_CHARS_AFTER_END = 500
-
-interface Row {
-  readonly cells: readonly PlacedCell[]
-  readonly y: number
-  readonly size: number
-  readonly line: number
-}
 
 /**
  * The tables of one page, in the order of their lines, and what the next page needs to continue
@@ -124,11 +112,6 @@ function splitMergedRow(line: PdfLine): TableLine {
   const [label, ...figures] = split
   if (!label || !/\p{L}/u.test(label.text) || figures.filter((cell) => isAmount(cell.text)).length < 2) return line
   return { ...line, cells: split.map((cell) => cell.text), spans: split, guessed: true }
-}
-
-/** A page line as tables read it: `guessed` when its cells were split out of one merged cell. */
-interface TableLine extends PdfLine {
-  readonly guessed?: boolean
 }
 
 /**
@@ -201,15 +184,6 @@ function bridgeable(line: PdfLine, size: number, valueLeft: number, labelLeft: n
   const span = line.spans[0] as PlacedCell
   const inLabels = span.right <= valueLeft + size * 0.5 && span.left >= labelLeft - size * 3
   return inLabels || (isAmount(line.cells[0] as string) && span.left >= valueLeft - size)
-}
-
-function placedCells(line: TableLine): PlacedCell[] {
-  return line.cells.map((text, i) => ({
-    text,
-    left: line.spans[i]?.left ?? 0,
-    right: line.spans[i]?.right ?? 0,
-    ...(line.guessed ? { guessed: true } : {}),
-  }))
 }
 
 /** The table around a body: its rows, its header bands above, its title and unit. */
@@ -408,162 +382,6 @@ function rowPitch(rows: readonly Row[]): number {
   return gaps[Math.floor(gaps.length / 2)] ?? (rows[0]?.size ?? 1) * 1.4
 }
 
-/** Lines on one baseline above a table's first data row. */
-interface Band {
-  readonly y: number
-  readonly cells: PlacedCell[]
-  readonly lines: number[]
-}
-
-/** What the lines above the first data row turned out to be. */
-interface Head {
-  /** Header bands, top first. */
-  readonly bands: readonly HeaderBand[]
-  /** The lines they took. */
-  readonly lines: readonly number[]
-  /** The highest of them, or the first row when there are none. */
-  readonly top: number
-  /** Lines of one label between the header and the first data row ("Revenues:"). */
-  readonly sections: readonly Row[]
-  readonly unit?: string
-}
-
-/**
- * The header lines above the first data row, nearest first: bands of lines on one baseline whose
- * cells are short and either stand over the figure columns or start where the labels start (a
- * unit, "Years ended December 31,"), each at most MAX_HEADER_GAP font sizes above the one below.
- * A band of one label cell is a section row when a header band stands above it, and ends the
- * header otherwise; a band that is only a unit phrase gives the unit.
- */
-function headerAbove(
-  lines: readonly PdfLine[],
-  taken: Uint8Array,
-  body: readonly number[],
-  headerRows: readonly Row[],
-  top: Row,
-  size: number,
-  pitch: number,
-  columns: readonly Column[] | null,
-  labels: Extent,
-): Head {
-  const bands = bandsAbove(lines, taken, body, headerRows, top, size)
-  const firstLeft = columns?.[0]?.left ?? labels.right
-  const lastRight = columns?.at(-1)?.right ?? Number.POSITIVE_INFINITY
-  const margin = columns ? columnMargin(columns, size) : size
-  const underLabels = (cell: PlacedCell) => cell.left <= labels.left + size * 2 && cell.right <= firstLeft + size * 0.5
-  // A line alone in the label column, maybe centred in it ("ASSETS"): a section row or the end of the header.
-  const inLabelColumn = (cell: PlacedCell) =>
-    cell.text.length <= MAX_HEADER_CELL_CHARS &&
-    !isAmount(cell.text) &&
-    cell.left >= labels.left - size * 2 &&
-    cell.right <= firstLeft + size * 0.5
-  const overFigures = (cell: PlacedCell) => {
-    const centre = (cell.left + cell.right) / 2
-    return cell.left > labels.right - size * 0.5 && centre >= firstLeft - margin && centre <= lastRight + margin
-  }
-  const accepted: { band: Band; kind: 'header' | 'label' | 'unit' }[] = []
-  let held: Band[] = []
-  let below = top.y
-  for (const band of bands) {
-    // From the rows (a held section row is one) to the header; then between header lines.
-    const fromRows = below === top.y || held.at(-1)?.y === below
-    const limit = fromRows ? size * MAX_HEADER_GAP : Math.min(size * MAX_HEADER_GAP, pitch * MAX_HEADER_LINE_GAP)
-    if (accepted.length + held.length >= MAX_HEADER_BANDS || band.y - below > limit) break
-    const only = band.cells.length === 1 ? (band.cells[0] as PlacedCell) : null
-    if (only && isUnitPhrase(only.text)) {
-      accepted.push(...held.map((b) => ({ band: b, kind: 'label' as const })), { band, kind: 'unit' })
-      held = []
-    } else if (only && inLabelColumn(only)) {
-      held.push(band)
-    } else {
-      const fits = band.cells.every(
-        (cell) =>
-          cell.text.length <= MAX_HEADER_CELL_CHARS && !isAmount(cell.text) && (underLabels(cell) || overFigures(cell)),
-      )
-      if (!fits) break
-      if (!band.cells.some(overFigures)) break
-      accepted.push(...held.map((b) => ({ band: b, kind: 'label' as const })), { band, kind: 'header' })
-      held = []
-    }
-    below = band.y
-  }
-  // Label lines under the lowest header band are the table's first (section) rows.
-  const lowest = accepted.findIndex((entry) => entry.kind === 'header')
-  const sections: Row[] = []
-  const kept: { band: Band; kind: 'header' | 'label' | 'unit' }[] = []
-  accepted.forEach((entry, i) => {
-    if (entry.kind === 'label' && (lowest < 0 || i < lowest)) {
-      const index = entry.band.lines[0] as number
-      const line = lines[index] as PdfLine
-      sections.unshift({ cells: placedCells(line), y: line.y, size: line.size, line: index })
-    } else if (lowest >= 0 || entry.kind === 'unit') {
-      kept.push(entry)
-    }
-  })
-  let unit: string | undefined
-  const headerBands: HeaderBand[] = []
-  for (const { band, kind } of kept) {
-    if (kind === 'unit') {
-      const text = (band.cells[0] as PlacedCell).text
-      unit = unit === undefined ? text : `${unit} ${text}`
-      continue
-    }
-    const labelCells = band.cells.filter((cell) => !overFigures(cell))
-    const unitCell = unit === undefined ? labelCells.find((cell) => isUnitPhrase(cell.text)) : undefined
-    if (unitCell) unit = unitCell.text
-    headerBands.unshift({
-      labels: labelCells.filter((cell) => cell !== unitCell),
-      figures: band.cells.filter(overFigures),
-    })
-  }
-  const taking = [...kept.flatMap((entry) => entry.band.lines), ...sections.map((row) => row.line)]
-  const highest = kept.at(-1)?.band.y ?? top.y
-  return { bands: headerBands, lines: taking, top: highest, sections, ...(unit ? { unit } : {}) }
-}
-
-/** Lines above `top` grouped by baseline, nearest first, with the body's header-like rows among them. */
-function bandsAbove(
-  lines: readonly PdfLine[],
-  taken: Uint8Array,
-  body: readonly number[],
-  headerRows: readonly Row[],
-  top: Row,
-  size: number,
-): Band[] {
-  const inBody = new Set(body)
-  const candidates = headerRows.map((row) => ({ y: row.y, cells: splitFigureRuns(row.cells), line: row.line }))
-  const turns = (lines[top.line] as PdfLine).turns
-  const reach = size * MAX_HEADER_GAP * MAX_HEADER_BANDS
-  for (const [i, line] of lines.entries()) {
-    if (taken[i] || inBody.has(i) || line.turns !== turns) continue
-    if (line.y <= top.y + size * 0.5 || line.y - top.y > reach) continue
-    // Footnote marks set small and raised beside header words ("Other (1)") are not header lines.
-    if (line.size < size * 0.8 && line.cells.every((cell) => cell.length <= 4)) continue
-    candidates.push({ y: line.y, cells: splitFigureRuns(placedCells(line)), line: i })
-  }
-  candidates.sort((a, b) => a.y - b.y)
-  const bands: Band[] = []
-  for (const candidate of candidates) {
-    const band = bands.at(-1)
-    if (band && candidate.y - band.y <= size * 0.4) {
-      band.cells.push(...candidate.cells)
-      band.lines.push(candidate.line)
-    } else {
-      bands.push({ y: candidate.y, cells: [...candidate.cells], lines: [candidate.line] })
-    }
-  }
-  for (const band of bands) band.cells.sort((a, b) => a.left - b.left)
-  return bands
-}
-
-/** How far beside the outer columns a header may stand: half the gap between columns. */
-function columnMargin(columns: readonly Column[], size: number): number {
-  let gap = 0
-  for (let i = 1; i < columns.length; i++)
-    gap = Math.max(gap, (columns[i] as Column).left - (columns[i - 1] as Column).right)
-  return Math.max(size, gap / 2)
-}
-
 /** Without aligned columns, the header is the lowest band's cells as they are, the bands above before its first. */
 function plainHeader(bands: readonly HeaderBand[]): string[] | null {
   const texts = bands.map((band) => [...band.labels, ...band.figures].map((cell) => cell.text))
@@ -571,11 +389,6 @@ function plainHeader(bands: readonly HeaderBand[]): string[] | null {
   if (!lowest) return null
   const above = texts.flat().join(' ')
   return above ? [`${above} ${lowest[0] ?? ''}`.trim(), ...lowest.slice(1)] : lowest
-}
-
-interface Extent {
-  readonly left: number
-  readonly right: number
 }
 
 function titleSearch(
