@@ -31,9 +31,16 @@ export interface TableRow {
 
 export interface TableBlock extends Provenance {
   readonly kind: 'table'
-  /** Header cells repeated in every chunk of the table; null when the table has none. */
+  /**
+   * Column headers repeated in every chunk of the table, one per column (a header over several
+   * lines composed per column: "Three Months Ended July 2, 2023"); null when the table has none.
+   */
   readonly header: readonly string[] | null
   readonly rows: readonly TableRow[]
+  /** What the table is, as printed above or around it (a caption, a statement's name, a lead-in line). */
+  readonly title?: string
+  /** The unit its figures are in, as printed: "(in millions)", "en milliers d'euros". */
+  readonly unit?: string
 }
 
 /** Text read from an image (OCR), standing alone or embedded in a page. */

@@ -270,6 +270,63 @@ describe('chunkDocument: tables', () => {
     )
   })
 
+  it('starts every chunk with the heading path, the title and unit on one line, and the header', () => {
+    const titled = { ...table(60), title: 'Segment results', unit: '(in millions)', page: 4 }
+    const chunks = chunkDocument(doc([heading(1, 'Results of operations', 4), titled]), CONTEXT, {
+      chunkTokens: 100,
+      overlapTokens: 10,
+    })
+    expectWithinBudget(chunks, 100)
+    expect(chunks.length).toBeGreaterThan(3)
+    const rows: string[] = []
+    for (const chunk of chunks) {
+      const [path, caption, header, ...rest] = chunk.text.split('\n')
+      expect([path, caption, header]).toEqual([
+        'Results of operations',
+        'Segment results (in millions)',
+        'Region | Quarter | Amount',
+      ])
+      expect(chunk.metadata).toMatchObject({ category: 'table', page_number: '4' })
+      rows.push(...rest)
+    }
+    expect(rows).toEqual(titled.rows.map((row) => row.cells.join(' | ')))
+  })
+
+  it('cuts a long title and header to half the budget together, never a row', () => {
+    const long = sentencesText(20, 'segment reporting')
+    const header = Array.from({ length: 30 }, (_, i) => `Quarter ${i + 1} of the fiscal year`)
+    const rows = Array.from({ length: 12 }, (_, i) => ({ rowNumber: i + 2, cells: [`Line ${i}`, String(i * 7)] }))
+    const chunks = chunkDocument(doc([{ kind: 'table', title: long, unit: '(in thousands)', header, rows }]), CONTEXT, {
+      chunkTokens: 120,
+      overlapTokens: 0,
+    })
+    expectWithinBudget(chunks, 120)
+    const shown: string[] = []
+    for (const chunk of chunks) {
+      const [caption, head, ...rest] = chunk.text.split('\n')
+      expect(countTokens(`${caption}\n${head}`)).toBeLessThanOrEqual(61)
+      expect(long.startsWith((caption as string).slice(0, 40))).toBe(true)
+      expect(head?.startsWith('Quarter 1 of the fiscal year | Quarter 2')).toBe(true)
+      shown.push(...rest)
+    }
+    expect(shown).toEqual(rows.map((row) => row.cells.join(' | ')))
+  })
+
+  it('does not repeat a title the heading path ends with, and shows a unit without a title', () => {
+    const chunks = chunkDocument(
+      doc([
+        heading(1, 'Balance sheet', 2),
+        { ...table(2), title: 'Balance sheet', unit: '(in thousands)', page: 2 },
+        { ...table(2), unit: '(in millions)', header: null, page: 2 },
+      ]),
+      CONTEXT,
+    )
+    expect(chunks.map((chunk) => chunk.text)).toEqual([
+      'Balance sheet\n(in thousands)\nRegion | Quarter | Amount\nRegion 0 | Q1 | 0\nRegion 1 | Q2 | 100',
+      'Balance sheet\n(in millions)\nRegion 0 | Q1 | 0\nRegion 1 | Q2 | 100',
+    ])
+  })
+
   it('cuts a row longer than the budget, repeating the header on each piece', () => {
     const long = sentencesText(30)
     const chunks = chunkDocument(

@@ -23,7 +23,7 @@ const PAGE = `<!DOCTYPE html>
     <h2>Carry-over</h2>
     <ul><li>Up to 5 days</li><li>Until <i>March</i> 31<ul><li>nested item</li></ul></li></ul>
     <table>
-      <caption>Entitlement by seniority</caption>
+      <caption>Entitlement by seniority (in days)</caption>
       <thead><tr><th>Years</th><th>Days</th></tr></thead>
       <tbody>
         <tr><td>0–2</td><td>25</td></tr>
@@ -57,9 +57,10 @@ describe('html parser', () => {
       { kind: 'paragraph', text: 'Up to 5 days' },
       { kind: 'paragraph', text: 'Until March 31' },
       { kind: 'paragraph', text: 'nested item' },
-      { kind: 'paragraph', text: 'Entitlement by seniority' },
       {
         kind: 'table',
+        title: 'Entitlement by seniority',
+        unit: '(in days)',
         header: ['Years', 'Days'],
         rows: [
           { rowNumber: 2, cells: ['0–2', '25'] },

@@ -443,8 +443,9 @@ class Chunker {
  *   paragraphs are cut at sentence boundaries; consecutive chunks of one section share about
  *   `overlapTokens` tokens; a chunk ends at a page break unless it is still small, so
  *   `page_number` is a page (`"3"`) or, when it spans pages, a range (`"3-4"`);
- * - tables: rows grouped to the budget, the header row repeated at the top of every chunk, cells
- *   joined by ` | `; `row_idx` holds the source rows (`"12"`, `"12-40"`) and, for spreadsheets,
+ * - tables: rows grouped to the budget, the table's title and unit (one line) and its header row
+ *   repeated at the top of every chunk, cells joined by ` | `, so that every row can be read and
+ *   cited alone; `row_idx` holds the source rows (`"12"`, `"12-40"`) and, for spreadsheets,
  *   `page_number` is `<sheet>!<rows>` (`"Sales!12-40"`);
  * - images: their OCR text in chunks of their own with `image_id`.
  * Every chunk carries the spec 2.9 metadata for its kind.

@@ -18,22 +18,38 @@ interface RowLine {
   readonly tokens: number
 }
 
-/** Cells of one row as the chunk shows them. */
+/** Cells of one row as the chunk shows them (a row without a label starts with its separator). */
 export function rowText(cells: readonly string[]): string {
-  return cells.map(oneLine).join(' | ')
+  return cells.map(oneLine).join(' | ').trimStart()
 }
 
 /**
- * A table cut into chunks of at most `budget` tokens: rows grouped in order, the `prefix` (heading
- * path or sheet name) and the header row at the top of every chunk. A row too long for one chunk
+ * The title-and-unit line and the header row of a table, within `room` tokens together (the
+ * rest of the budget is for rows): the header is cut first to no less than half of the room, then
+ * the title line. A title the heading path already ends with is not repeated.
+ */
+function tableHead(table: TableBlock, prefix: string, room: number): [string, string] {
+  const title = table.title ? oneLine(table.title) : ''
+  const shown = title && !prefix.endsWith(title) ? title : ''
+  const caption = [shown, table.unit ? oneLine(table.unit) : ''].filter(Boolean).join(' ')
+  let header = table.header?.some((cell) => cell.trim()) ? rowText(table.header) : ''
+  const captionTokens = caption ? countTokens(caption) + 1 : 0
+  if (header) header = truncateToTokens(header, Math.max(room - captionTokens, Math.floor(room / 2)))
+  const headerTokens = header ? countTokens(header) + 1 : 0
+  const captionRoom = room - headerTokens
+  return [caption && captionRoom > 0 ? truncateToTokens(caption, captionRoom) : '', header]
+}
+
+/**
+ * A table cut into chunks of at most `budget` tokens: rows grouped in order, and at the top of
+ * every chunk the `prefix` (heading path or sheet name), the table's title and unit on one line,
+ * and the header row, so that each row can be read and cited alone. A row too long for one chunk
  * is cut between words, each piece under the header again. Empty rows are skipped. Chunks come one
  * at a time: a million-row table is never held as chunks all at once.
  */
 export function* chunkTable(table: TableBlock, prefix: string, budget: number): Generator<TableChunk> {
-  const headerText = table.header ? rowText(table.header) : ''
-  // The header may take at most half the budget, so that rows always have room.
-  const header = headerText && truncateToTokens(headerText, Math.floor(budget / 2))
-  const head = [prefix, header].filter(Boolean).join('\n')
+  const [caption, header] = tableHead(table, prefix, Math.floor(budget / 2))
+  const head = [prefix, caption, header].filter(Boolean).join('\n')
   const headTokens = head ? countTokens(head) + 1 : 0
   // One token per line break, and a small margin for merges across the joins.
   const room = Math.max(8, budget - headTokens - 2)

@@ -5,6 +5,7 @@ import { decodeText } from '../text-decoding.js'
 import { toIngestError } from './failures.js'
 import { HTML_TYPES } from './formats.js'
 import { detectHeader, kindOfText } from './table-builder.js'
+import { splitUnit } from './table-units.js'
 import { paragraphBlocks } from './text.js'
 
 /** The parts of a parsed (domhandler) node this walker reads. */
@@ -160,6 +161,15 @@ function tableBlock(table: DomNode): TableBlock | null {
   return { kind: 'table', header: header ? (padded[0] ?? null) : null, rows: body }
 }
 
+/** A table's `<caption>` as its title, and the unit when the caption ends with one ("(in thousands)"). */
+function captionFields(caption: DomNode | undefined): { title?: string; unit?: string } {
+  const text = caption ? textOf(caption).replace(/\s+/g, ' ').trim() : ''
+  if (!text) return {}
+  const split = splitUnit(text)
+  if (!split) return { title: text }
+  return split.rest ? { title: split.rest, unit: split.unit } : { unit: split.unit }
+}
+
 /** Walks the document in order, turning headings, paragraphs, list items and tables into blocks. */
 class Walker {
   readonly blocks: Block[] = []
@@ -202,9 +212,7 @@ class Walker {
         const table = tableBlock(child)
         if (table) {
           const caption = children(child).find((c) => c.name === 'caption')
-          const captionText = caption ? textOf(caption) : ''
-          if (captionText) this.blocks.push(...paragraphBlocks(captionText))
-          if (table.header || table.rows.length > 0) this.blocks.push(table)
+          if (table.header || table.rows.length > 0) this.blocks.push({ ...table, ...captionFields(caption) })
         } else {
           this.walk(child)
           this.flush()

@@ -1,5 +1,7 @@
 import { oneLine, visibleLength } from '../../lib/whitespace.js'
-import type { Block, TableRow } from '../model.js'
+import type { Block } from '../model.js'
+import type { Furniture } from './pdf-table-title.js'
+import { pageTables, type TableCarry } from './pdf-tables.js'
 import { joinLines } from './text-blocks.js'
 
 /** The part of a pdf.js text item the layout needs. */
@@ -9,6 +11,12 @@ export interface PdfTextItem {
   readonly width: number
   readonly height: number
   readonly dir?: string
+}
+
+/** Horizontal extent of a cell, in the coordinates of its line's text direction. */
+export interface CellSpan {
+  readonly left: number
+  readonly right: number
 }
 
 /** One visual line of a page, in the coordinates of its own text direction. */
@@ -21,6 +29,8 @@ export interface PdfLine {
   readonly turns: number
   /** Runs separated by wide gaps: table cells when several consecutive lines have them. */
   readonly cells: readonly string[]
+  /** Where each cell sits on the line (one per cell): tables align cells and headers by it. */
+  readonly spans: readonly CellSpan[]
 }
 
 /** Font statistics of the whole document: body size and heading levels by size. */
@@ -44,6 +54,7 @@ interface LineBuilder {
   size: number
   turns: number
   cells: string[]
+  spans: { left: number; right: number }[]
   pendingSpace: boolean
   pendingCell: boolean
 }
@@ -83,6 +94,7 @@ export function pageLines(items: readonly unknown[]): PdfLine[] {
         size,
         turns,
         cells: [raw.str],
+        spans: [{ left: x, right: x + width }],
         pendingSpace: false,
         pendingCell: false,
       }
@@ -90,20 +102,27 @@ export function pageLines(items: readonly unknown[]): PdfLine[] {
     }
     const gap = rtl ? line.left - (x + width) : x - line.right
     if (blank) {
-      if (width > size * CELL_GAP) line.pendingCell = true
+      // A space far from the text before it (a table's padding) separates cells like a wide one.
+      if (width > size * CELL_GAP || gap > size * CELL_GAP) line.pendingCell = true
       else line.pendingSpace = true
+      // Nor does it move the line's edge: the gap to the next text is measured from the last text.
+      continue
     } else if (line.pendingCell || gap > size * CELL_GAP) {
       line.cells.push(raw.str)
+      line.spans.push({ left: x, right: x + width })
     } else {
       const last = line.cells.length - 1
       const cell = line.cells[last] ?? ''
       const space = (line.pendingSpace || gap > size * SPACE_GAP) && !/\s$/u.test(cell) && !/^\s/u.test(raw.str)
       line.cells[last] = `${cell}${space ? ' ' : ''}${raw.str}`
+      const span = line.spans[last]
+      if (span) {
+        span.left = Math.min(span.left, x)
+        span.right = Math.max(span.right, x + width)
+      }
     }
-    if (!blank) {
-      line.pendingSpace = false
-      line.pendingCell = false
-    }
+    line.pendingSpace = false
+    line.pendingCell = false
     line.left = Math.min(line.left, x)
     line.right = Math.max(line.right, x + width)
     line.size = Math.max(line.size, size)
@@ -113,8 +132,15 @@ export function pageLines(items: readonly unknown[]): PdfLine[] {
 }
 
 function finishLine(line: LineBuilder, lines: PdfLine[]): void {
-  const cells = line.cells.map(oneLine).filter(Boolean)
-  if (cells.length > 0) lines.push({ y: line.y, x: line.x, size: line.size, turns: line.turns, cells })
+  const cells: string[] = []
+  const spans: CellSpan[] = []
+  line.cells.forEach((raw, i) => {
+    const cell = oneLine(raw)
+    if (!cell) return
+    cells.push(cell)
+    spans.push(line.spans[i] as CellSpan)
+  })
+  if (cells.length > 0) lines.push({ y: line.y, x: line.x, size: line.size, turns: line.turns, cells, spans })
 }
 
 /** Body size = the size most characters are set in; larger sizes rank as heading levels 1–6. */
@@ -140,11 +166,38 @@ export function fontProfile(lines: readonly PdfLine[]): FontProfile {
 }
 
 /**
- * A page's lines as blocks: runs of two or more lines with several cells become a table (first
- * row as header), other lines are grouped into paragraphs at vertical gaps, size changes and
- * jumps back up (a new column), and short paragraphs set larger than the body become headings.
+ * The blocks of every page of a document: fonts rank headings over the whole document, lines that
+ * repeat at the same place on many pages (running heads) never title a table, and a table that
+ * ends one page and goes on at the top of the next keeps its title and header there.
  */
-export function pageBlocks(lines: readonly PdfLine[], page: number, fonts: FontProfile): Block[] {
+export function layoutPages(pages: readonly (readonly PdfLine[])[]): Block[][] {
+  const fonts = fontProfile(pages.flat())
+  const furniture = runningLines(pages)
+  let carry: TableCarry | null = null
+  return pages.map((lines, i) => {
+    const laid = pageBlocks(lines, i + 1, fonts, furniture, carry)
+    carry = laid.carry
+    return laid.blocks
+  })
+}
+
+/**
+ * A page's lines as blocks: tables (see pageTables) where runs of lines have several cells, other
+ * lines grouped into paragraphs at vertical gaps, size changes and jumps back up (a new column),
+ * and short paragraphs set larger than the body become headings. `carried` is the previous page's
+ * last table when it ended that page.
+ */
+export function pageBlocks(
+  lines: readonly PdfLine[],
+  page: number,
+  fonts: FontProfile,
+  furniture: Furniture = () => false,
+  carried: TableCarry | null = null,
+): { readonly blocks: Block[]; readonly carry: TableCarry | null } {
+  const { tables, carry } = pageTables(lines, fonts, furniture, carried)
+  const taken = new Uint8Array(lines.length)
+  for (const table of tables) for (const index of table.lines) taken[index] = 1
+  const tableAt = new Map(tables.map((table) => [table.at, table.block]))
   const blocks: Block[] = []
   const spacing = lineSpacing(lines)
   let paragraph: PdfLine[] = []
@@ -152,22 +205,48 @@ export function pageBlocks(lines: readonly PdfLine[], page: number, fonts: FontP
     if (paragraph.length > 0) blocks.push(textBlock(paragraph, page, fonts))
     paragraph = []
   }
-  for (let i = 0; i < lines.length; ) {
-    const run = tableRun(lines, i)
-    if (run.length >= 2) {
+  for (let i = 0; i < lines.length; i++) {
+    const table = tableAt.get(i)
+    if (table) {
       flush()
-      blocks.push(tableBlock(run, page))
-      i += run.length
-      continue
+      blocks.push({ ...table, page })
     }
+    if (taken[i]) continue
     const line = lines[i] as PdfLine
     const previous = paragraph.at(-1)
     if (previous && startsNewParagraph(previous, line, spacing, fonts)) flush()
     paragraph.push(line)
-    i++
   }
   flush()
-  return blocks
+  return { blocks, carry }
+}
+
+/** Running heads and feet are short; longer lines are never looked up. */
+const MAX_RUNNING_CHARS = 100
+
+/**
+ * Lines found at the same height with the same text (numbers aside: "Page 3") on at least a fifth
+ * of the pages, and on three at least: running heads and feet.
+ */
+export function runningLines(pages: readonly (readonly PdfLine[])[]): Furniture {
+  const counts = new Map<string, number>()
+  const key = (line: PdfLine, shift: number) =>
+    `${line.turns}|${Math.round(line.y / 3) + shift}|${line.cells.join(' ').replace(/\d+/gu, '#')}`
+  for (const lines of pages) {
+    const seen = new Set<string>()
+    for (const line of lines) {
+      if (line.cells.length > 1 || (line.cells[0] as string).length > MAX_RUNNING_CHARS) continue
+      const k = key(line, 0)
+      if (seen.has(k)) continue
+      seen.add(k)
+      counts.set(k, (counts.get(k) ?? 0) + 1)
+    }
+  }
+  const least = Math.max(3, Math.ceil(pages.length / 5))
+  return (line) =>
+    line.cells.length === 1 &&
+    (line.cells[0] as string).length <= MAX_RUNNING_CHARS &&
+    [-1, 0, 1].some((shift) => (counts.get(key(line, shift)) ?? 0) >= least)
 }
 
 /** Number of characters other than whitespace: below a threshold a page counts as having no text. */
@@ -175,25 +254,6 @@ export function visibleChars(lines: readonly PdfLine[]): number {
   let count = 0
   for (const line of lines) for (const cell of line.cells) count += visibleLength(cell)
   return count
-}
-
-function tableRun(lines: readonly PdfLine[], start: number): PdfLine[] {
-  const run: PdfLine[] = []
-  for (let i = start; i < lines.length; i++) {
-    const line = lines[i] as PdfLine
-    const previous = run.at(-1)
-    if (line.cells.length < 2) break
-    if (previous && (previous.turns !== line.turns || previous.y - line.y > previous.size * 4 || line.y > previous.y))
-      break
-    run.push(line)
-  }
-  return run
-}
-
-function tableBlock(run: readonly PdfLine[], page: number): Block {
-  const [first, ...rest] = run
-  const rows: TableRow[] = rest.map((line, i) => ({ rowNumber: i + 2, cells: line.cells }))
-  return { kind: 'table', page, header: first ? first.cells : null, rows }
 }
 
 function textBlock(lines: readonly PdfLine[], page: number, fonts: FontProfile): Block {

@@ -5,7 +5,7 @@ import { type OcrEngine, sharedOcr } from '../ocr.js'
 import { PDF } from './formats.js'
 import { annotationParagraphs } from './pdf-annotations.js'
 import { type PageImage, pageImages } from './pdf-images.js'
-import { fontProfile, type PdfLine, pageBlocks, pageLines, visibleChars } from './pdf-layout.js'
+import { layoutPages, type PdfLine, pageLines, visibleChars } from './pdf-layout.js'
 import {
   type MutoolDocument,
   MutoolFailure,
@@ -153,13 +153,14 @@ function checkPageCap(total: number, input: ParseInput): void {
 }
 
 /**
- * Headings are ranked against the whole document's font sizes, so blocks come after all pages. A
+ * Headings are ranked against the whole document's font sizes, and tables go on across pages, so
+ * blocks come after all pages (see layoutPages). A
  * document that gives nothing at all is blank, unless MuPDF found it damaged (`damage`): then
  * nothing was read because it is broken, and saying PROCESSED with no chunk would hide that.
  */
 function parsedPdf(pages: readonly PageContent[], title: string | undefined, damage: string | null): ParsedDocument {
-  const fonts = fontProfile(pages.flatMap((page) => page.lines))
-  const blocks = pages.flatMap((page, i) => [...pageBlocks(page.lines, i + 1, fonts), ...page.extra])
+  const laid = layoutPages(pages.map((page) => page.lines))
+  const blocks = pages.flatMap((page, i) => [...(laid[i] ?? []), ...page.extra])
   if (blocks.length === 0 && damage) throw ingestErrors.corrupt('PDF', `nothing in it could be read (${damage})`)
   return { blocks, pageCount: pages.length, documentType: 'text', ...(title ? { title } : {}) }
 }
