@@ -20,6 +20,7 @@ export {
 } from './periods/match.js'
 export { type MentionForm, type PeriodGrain, type PeriodMention, periodsIn } from './periods/mentions.js'
 export { MONTH_PATTERN, monthNumber } from './periods/months.js'
+export type { Period } from './periods/period.js'
 export {
   type AbsoluteReference,
   type EveryReference,

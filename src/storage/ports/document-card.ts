@@ -4,15 +4,9 @@
  * automatic selection and the answerers use it to tell documents apart (docs/knowledge-base.md).
  */
 
-/** A span of time, both ends included; dates are ISO `YYYY-MM-DD`. */
-export interface Period {
-  readonly start: string
-  readonly end: string
-  /** The fiscal year it belongs to when the text says so (`fiscal 2023`, `FY2023`, an annual report's year). */
-  readonly fiscalYear?: number
-  /** The fiscal quarter (1–4) when the text says so (`third quarter of fiscal 2023`). */
-  readonly fiscalQuarter?: number
-}
+import type { Period } from '../../text/periods/period.js'
+
+export type { Period }
 
 /** The period a document covers, with the words a person would use for it. */
 export interface CardPeriod extends Period {

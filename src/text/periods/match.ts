@@ -1,4 +1,3 @@
-import type { Period } from '../../storage/ports/document-card.js'
 import {
   calendarHalf,
   calendarQuarter,
@@ -9,6 +8,7 @@ import {
   spanDays,
 } from './calendar.js'
 import type { PeriodGrain } from './mentions.js'
+import type { Period } from './period.js'
 import type { AbsoluteReference, PeriodReference, ReferenceGrain } from './references.js'
 
 /** A document in scope and the period it covers (null when none is known). */

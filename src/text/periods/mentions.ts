@@ -1,4 +1,3 @@
-import type { Period } from '../../storage/ports/document-card.js'
 import {
   addDays,
   calendarHalf,
@@ -11,6 +10,7 @@ import {
 } from './calendar.js'
 import { type DateMatch, datesIn, MAX_YEAR, MIN_YEAR } from './dates.js'
 import { MONTH_PATTERN, monthNumber } from './months.js'
+import type { Period } from './period.js'
 
 /** How long a period is: what a person would call it. */
 export type PeriodGrain = 'day' | 'month' | 'quarter' | 'half' | 'nine-months' | 'year' | 'span'

@@ -1,5 +1,5 @@
-import type { Period } from '../../storage/ports/document-card.js'
 import { ordinal, type PeriodGrain, periodsIn } from './mentions.js'
+import type { Period } from './period.js'
 
 /** The length of period a relative reference is about; `any` for a report or filing of any length. */
 export type ReferenceGrain = 'year' | 'half' | 'quarter' | 'month' | 'any'
