@@ -19,6 +19,7 @@ import { ChatApi, pool, quantile } from '../support/chat-api.js'
 import { ROOT, requireData } from '../support/data.js'
 import { Fts5Baseline, readJsonl } from '../support/ir-metrics.js'
 import { COMMON_USAGE, parseOptions } from '../support/options.js'
+import { seededRandom } from '../support/random.js'
 import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
 import { BenchServer } from '../support/server.js'
@@ -57,22 +58,10 @@ interface Query {
   readonly text: string
 }
 
-/** mulberry32: a small seeded PRNG, so every run builds the same documents. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 function generator(corpus: readonly CorpusDoc[], bytes: number): (n: number) => string {
   const paragraphs = corpus.map((doc) => (doc.text ? `${doc.title}\n${doc.text}` : doc.title))
   return (n) => {
-    const random = prng(n + 1)
+    const random = seededRandom(n + 1)
     const parts: string[] = [`Generated document ${n}`]
     let size = 0
     while (size < bytes) {

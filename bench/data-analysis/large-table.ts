@@ -13,14 +13,15 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { TablePreparation } from '../../src/data-analysis/table-preparation.js'
 import { loadConfig } from '../../src/config.js'
+import { TablePreparation } from '../../src/data-analysis/table-preparation.js'
 import { ingestSettings } from '../../src/ingestion/ingest-job.js'
 import { FileBlobStore } from '../../src/storage/blobs/file-blob-store.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { createKyselyStore } from '../../src/storage/kysely/store.js'
 import { BenchApi } from '../support/api.js'
 import { COMMON_USAGE, parseOptions } from '../support/options.js'
+import { seededRandom } from '../support/random.js'
 import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
 import { BenchServer } from '../support/server.js'
@@ -42,21 +43,9 @@ ${COMMON_USAGE}`
 const REGIONS = ['North', 'South', 'East', 'West', 'Centre', 'Overseas', 'Online', 'Export', 'Islands', 'Mountains']
 const CATEGORIES = Array.from({ length: 50 }, (_, i) => `Category ${i + 1}`)
 
-/** mulberry32: the same file on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** Writes the CSV and returns the exact total amount per region (in cents, to compare with the answer). */
 async function generate(path: string, rows: number): Promise<Map<string, number>> {
-  const random = prng(42)
+  const random = seededRandom(42)
   const totals = new Map<string, number>()
   const out = createWriteStream(path)
   const header = [

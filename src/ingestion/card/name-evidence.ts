@@ -1,4 +1,5 @@
 import { escapeRegex } from '../../lib/regex.js'
+import { LEGAL_FORM_WORDS } from '../../text/legal-forms.js'
 import { type LegalName, legalNamesIn, nameKey } from './legal-names.js'
 import type { CardLine, CardReading } from './reading.js'
 
@@ -64,32 +65,6 @@ const BEFORE_TICKER = new RegExp(
   `(?<![\\p{L}\\d])(${NAME_WORDS}),?\\s*\\(\\s*[A-Z][A-Za-z]{1,9}(?:\\s+[A-Z][a-z]+)?\\s*:\\s*[A-Z]{1,5}(?:\\.[A-Z])?\\s*[);]`,
   'gu',
 )
-/** Words a legal name adds to a short one (`Amcor` → `Amcor plc`). */
-export const FORM_WORDS: ReadonlySet<string> = new Set([
-  'inc',
-  'incorporated',
-  'corp',
-  'corporation',
-  'co',
-  'company',
-  'ltd',
-  'limited',
-  'llc',
-  'llp',
-  'plc',
-  'group',
-  'holdings',
-  'international',
-  'ag',
-  'se',
-  'sa',
-  's',
-  'a',
-  'nv',
-  'n',
-  'v',
-  'gmbh',
-])
 
 /** What is known of one name: its score, how often each place gave it, how it was written. */
 export interface Evidence {
@@ -225,7 +200,7 @@ function pressReleaseNames(reading: CardReading, titleLines: readonly string[], 
       }
       const name = (m[1] ?? '').replace(/^the\s+/, '')
       const words = nameKey(name).split(' ').filter(Boolean)
-      if (words.some((word) => !FORM_WORDS.has(word))) ledger.add(nameKey(name), name, DATELINE, 'dateline')
+      if (words.some((word) => !LEGAL_FORM_WORDS.has(word))) ledger.add(nameKey(name), name, DATELINE, 'dateline')
     }
   }
   for (const name of headlineNames(titleLines)) {

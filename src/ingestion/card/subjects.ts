@@ -1,13 +1,7 @@
 import { escapeRegex } from '../../lib/regex.js'
+import { LEGAL_FORM_WORDS } from '../../text/legal-forms.js'
 import { legalNamesIn, nameKey } from './legal-names.js'
-import {
-  type Evidence,
-  type EvidenceContext,
-  FORM_WORDS,
-  gatherEvidence,
-  type Ledger,
-  looksLikeName,
-} from './name-evidence.js'
+import { type Evidence, type EvidenceContext, gatherEvidence, type Ledger, looksLikeName } from './name-evidence.js'
 import type { CardReading } from './reading.js'
 import { tickersOf } from './tickers.js'
 
@@ -80,7 +74,7 @@ function chooseMain(ledger: Ledger): { key: string; evidence: Evidence } | null 
       key
         .slice(chosen[0].length + 1)
         .split(' ')
-        .every((word) => FORM_WORDS.has(word)),
+        .every((word) => LEGAL_FORM_WORDS.has(word)),
   )
   const [key, evidence] = legal ?? chosen
   return { key, evidence }

@@ -1,5 +1,7 @@
 import type { DocumentContextRecord } from '../../storage/ports/search.js'
 import { analyze, analyzeTokens } from '../../text/analysis.js'
+import { foldWord } from '../../text/folding.js'
+import { LEGAL_FORM_WORDS } from '../../text/legal-forms.js'
 
 /** Where a context term comes from; a term in several fields counts once, with its best weight. */
 export type ContextField = 'subject' | 'name' | 'kind'
@@ -12,47 +14,12 @@ export type ContextField = 'subject' | 'name' | 'kind'
  */
 export const FIELD_WEIGHTS: Readonly<Record<ContextField, number>> = { subject: 1, name: 1, kind: 0.5 }
 
-/**
- * Words of legal forms and articles: every organisation's name may carry them, so they identify
- * none (and "the company" in a question must not point at the one subject called "… Company").
- */
-const LEGAL_FORMS = new Set([
-  'the',
-  'inc',
-  'incorporated',
-  'corp',
-  'corporation',
-  'co',
-  'company',
-  'companies',
-  'ltd',
-  'limited',
-  'llc',
-  'plc',
-  'lp',
-  'llp',
-  'sa',
-  'ag',
-  'gmbh',
-  'nv',
-  'bv',
-  'se',
-  'spa',
-  'srl',
-  'sas',
-  'sarl',
-  'kg',
-  'group',
-  'holding',
-  'holdings',
-])
-
 /** Longest name whose words are also indexed joined (`Foot Locker` → `footlocker`): people write names both ways. */
 const MAX_JOINED_WORDS = 3
 
 /** The terms of a subject: its words without legal forms, and those words joined when they are a short name. */
 function subjectTerms(subject: string, language: string): string[] {
-  const tokens = analyzeTokens(subject, language).filter((token) => !LEGAL_FORMS.has(token.surface.toLowerCase()))
+  const tokens = analyzeTokens(subject, language).filter((token) => !LEGAL_FORM_WORDS.has(foldWord(token.surface)))
   const terms = tokens.map((token) => token.term)
   const words = [...new Set(tokens.map((token) => token.position))].map(
     (position) => tokens.find((token) => token.position === position)?.surface ?? '',
