@@ -11,6 +11,9 @@ export const ADMIN_USAGE = `lantern admin <command>
   client list --company ID [--json]
   client rotate --client-id C [--json]      new secret; tokens of the old one die at once
   client disable --client-id C [--json]     the client and its tokens stop working
+  documents reprocess --company ID [--json] process every document again (after an upgrade:
+                                            cards, tables, terms); each stays searchable until
+                                            a worker takes it
 
 Uses the same environment as the server (LANTERN_DATA_DIR, LANTERN_DATABASE_URL).`
 

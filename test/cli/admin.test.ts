@@ -168,6 +168,18 @@ describe.each(storeModes())('%s: `lantern admin` as a real process', (mode) => {
     expect(JSON.stringify(clients)).not.toContain('lsk_')
   })
 
+  it('documents reprocess prints how many documents it queued; an unknown company is exit 3', async () => {
+    const owner = await adminJson<Credentials>(['company', 'create', '--name', `Globex ${randomUUID()}`, '--json'], env)
+    expect(await adminJson(['documents', 'reprocess', '--company', owner.company_id, '--json'], env)).toEqual({
+      company_id: owner.company_id,
+      queued: 0,
+    })
+    const unknown = await runCli(['admin', 'documents', 'reprocess', '--company', randomUUID()], env)
+    expect([unknown.code, unknown.stdout]).toEqual([3, ''])
+    const missing = await runCli(['admin', 'documents', 'reprocess'], env)
+    expect(missing.code).toBe(2)
+  })
+
   it('admin migrate is idempotent: nothing left to apply', async () => {
     expect(await adminJson(['migrate'], env)).toEqual({ applied: [] })
   })

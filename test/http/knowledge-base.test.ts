@@ -419,6 +419,24 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
       expect(corrected.description_type).toBe('ai')
     })
 
+    it('reprocesses a whole company on demand: processed and failed documents queued, still searchable meanwhile', async () => {
+      const tenant = await createTenant(t)
+      const done = await uploadOk(t, tenant, 'done.txt', 'Employees get 25 days of paid leave per year.')
+      await processNow(t, tenant, done)
+      const failed = await uploadOk(t, tenant, 'failed.txt', 'x')
+      await t.ctx.store.knowledgeBase.updateProcessing(tenant.companyId, failed, 'any', { state: 'ERROR' })
+      await t.ctx.store.jobs.cancelQueued(tenant.companyId, failed, t.ctx.clock.now())
+      const waiting = await uploadOk(t, tenant, 'waiting.txt', 'y')
+      expect(await t.ctx.services.knowledgeBase.reprocessCompany(tenant.companyId)).toBe(2)
+      for (const id of [done, failed, waiting]) expect(await t.ctx.store.jobs.countOpen(tenant.companyId, id)).toBe(1)
+      expect((await meta(tenant, done)).processing.embedding_state).toBe('PROCESSED')
+      const search = await t.request('POST', kbPath(tenant, '/search'), {
+        token: tenant.token,
+        json: { query: 'paid leave' },
+      })
+      expect(search.body.hits.map((hit: { document_id: string }) => hit.document_id)).toEqual([done])
+    })
+
     it('rejects malformed card corrections with 400 naming the field', async () => {
       const tenant = await createTenant(t)
       const id = await uploadOk(t, tenant, 'd.txt', 'x')

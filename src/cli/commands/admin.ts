@@ -156,6 +156,13 @@ function prepare(command: string, values: Values, print: Print): CompanyCommand 
         show(print, json, { client_id: clientId, disabled: true }, `disabled ${clientId}`)
       }
     }
+    case 'documents reprocess': {
+      const companyId = required(values, 'company')
+      return async (ctx) => {
+        const queued = await ctx.services.knowledgeBase.reprocessCompany(companyId)
+        show(print, json, { company_id: companyId, queued }, `queued ${queued} documents of ${companyId}`)
+      }
+    }
     default:
       throw new UsageError(ADMIN_USAGE)
   }

@@ -143,6 +143,24 @@ export class KnowledgeBaseService {
   }
 
   /**
+   * Queues every processed or failed document of a company for processing again (`lantern admin
+   * documents reprocess`): after an upgrade, to read cards, tables and terms the new way. A
+   * document stays searchable as it is until a worker takes its job; documents waiting or being
+   * processed already are left alone. Returns how many were queued; an unknown company is not_found.
+   */
+  async reprocessCompany(companyId: string): Promise<number> {
+    const { store, clock } = this.deps
+    if (!(await store.companies.findById(companyId))) throw errors.notFound('company', companyId)
+    const documents = await store.knowledgeBase.documentsUnder(companyId, '/')
+    const done = documents.filter((d) => d.processing.state === 'PROCESSED' || d.processing.state === 'ERROR')
+    await store.transaction(async (tx) => {
+      const now = clock.now()
+      for (const document of done) await enqueueIngest(tx, companyId, document.id, now)
+    })
+    return done.length
+  }
+
+  /**
    * Deletes a document, or a folder with everything below it. Rows, tag links, chunks and their
    * postings, queued ingest jobs and bots' references to the deleted files go in one transaction;
    * the blobs right after it.
