@@ -6,13 +6,19 @@ import type { Repositories } from '../storage/store.js'
 import { forEachTerm } from '../text/analysis.js'
 import type { ChunkDraft, ProcessedDocument } from './pipeline-types.js'
 
-/** The term frequencies of one chunk (in order of first occurrence) and its length in terms. */
+/**
+ * The term frequencies of one chunk (in order of first occurrence) and its length for BM25: its
+ * terms that are words. Numbers are indexed (a question may name a year) but do not make a chunk
+ * longer: a table row of five figures is no more diluted than its label, and a financial
+ * statement's chunks would otherwise rank below any paragraph that repeats the question's words.
+ */
 function termFrequencies(text: string, language: string): { frequencies: Map<string, number>; termCount: number } {
   const frequencies = new Map<string, number>()
   let termCount = 0
   forEachTerm(text, language, (term) => {
     frequencies.set(term, (frequencies.get(term) ?? 0) + 1)
-    termCount++
+    const first = term.charCodeAt(0)
+    if (first < 48 || first > 57) termCount++
   })
   return { frequencies, termCount }
 }
