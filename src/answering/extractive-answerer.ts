@@ -5,7 +5,7 @@ import type { RetrievedChunk } from '../retrieval/types.js'
 import { analyze, analyzeTokens, detectLanguage } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
 import type { NamedThing } from '../text/names.js'
-import { type Passage, passagesOf } from './extractive/passages.js'
+import { type Passage, passagesOf, termPairs } from './extractive/passages.js'
 import { OutputGuard } from './output-guard.js'
 import { PHRASES } from './phrases.js'
 import type { Answer, Answerer, AnswerInput } from './types.js'
@@ -55,6 +55,13 @@ interface Candidate {
   readonly coverage: number
 }
 
+/**
+ * How much a passage that has all the question's word pairs (of those some passage has) gains over
+ * one that has its words apart: `Total current assets | 19,815` for "total current assets" beats
+ * a sentence about "current" assets and "total" costs.
+ */
+const PHRASE_WEIGHT = 1
+
 /** Chunk texts whose passages stay analysed (a few MiB). */
 const PASSAGE_CACHE_CHUNKS = 2048
 
@@ -94,16 +101,19 @@ function contextText(chunk: RetrievedChunk): string {
  * answers nothing). When it names no such subject, a name it gives that no document is about must
  * be, every word of it, in a source's text, and only such sources may answer; a word in capitals
  * (`AMCOR` or `USD`?) counts as such a name only when the knowledge base has none of its words at
- * all (`unseen`). Null when no source may: the answer is "not found".
+ * all (`unseen`), and a quoted passage must name them too (`names`): the chunk of another company
+ * that mentions them once answers nothing about them elsewhere. Null when no source may: the answer
+ * is "not found".
  */
 function eligibleSources(
   sources: readonly RetrievedChunk[],
   span: DocumentSpan | undefined,
   termsOf: (source: number) => ReadonlySet<string>,
   unseen: (term: string) => boolean,
-): Set<number> | null {
+): { sources: Set<number>; names: NamedThing[] } | null {
   let eligible = new Set(sources.map((_, index) => index))
-  if (!span) return eligible
+  const names: NamedThing[] = []
+  if (!span) return { sources: eligible, names }
   const named = new Set(span.subjects.flatMap((subject) => subject.documents))
   const lookup = (source: RetrievedChunk) => source.chunkId.startsWith('lookup:')
   if (named.size > 0) {
@@ -120,8 +130,9 @@ function eligibleSources(
     // An unknown word in capitals is a name only if the knowledge base never has it (`USD` it has).
     if (!name.certain && !name.terms.every(unseen)) continue
     eligible = new Set([...eligible].filter((index) => namedIn(name, termsOf(index))))
+    names.push(name)
   }
-  return [...eligible].some((index) => !lookup(sources[index] as RetrievedChunk)) ? eligible : null
+  return [...eligible].some((index) => !lookup(sources[index] as RetrievedChunk)) ? { sources: eligible, names } : null
 }
 
 /**
@@ -240,13 +251,14 @@ export class ExtractiveAnswerer implements Answerer {
       return terms
     })
     const unseen = new Set(input.query?.terms.filter((_, index) => input.query?.frequencies[index] === 0))
-    const eligible = eligibleSources(
+    const who = eligibleSources(
       sources,
       input.span,
       (index) => chunkTerms[index] ?? new Set(),
       (term) => unseen.has(term),
     )
-    if (!eligible) return []
+    if (!who) return []
+    const eligible = who.sources
 
     const passages = sources.map((chunk) => this.passages(chunk, language))
     const all = passages.flat()
@@ -271,6 +283,10 @@ export class ExtractiveAnswerer implements Answerer {
     const bestEvidence = Math.max(...evidence)
     if (bestEvidence < this.options.minEvidence) return []
 
+    // The question's word pairs some passage has too: a passage that has them says it in its words.
+    const questionPairs = [...termPairs(input.standaloneQuestion, language)].filter((pair) =>
+      all.some((passage) => passage.pairs.has(pair)),
+    )
     const minTerms = Math.min(this.options.minTerms, weight.size)
     const candidates: Candidate[] = []
     passages.forEach((list, source) => {
@@ -279,6 +295,7 @@ export class ExtractiveAnswerer implements Answerer {
       const context = contexts[source] ?? new Set<string>()
       const retrieval = Math.min(1, Math.max(0, sources[source]?.usageScore ?? 0))
       for (const passage of list) {
+        if (!who.names.every((name) => namedIn(name, passage.terms) || namedIn(name, passage.headTerms))) continue
         let matched = 0
         for (const term of wanted) if (passage.terms.has(term) || passage.headTerms.has(term)) matched++
         if (matched < minTerms) continue
@@ -286,11 +303,28 @@ export class ExtractiveAnswerer implements Answerer {
         if (coverage < this.options.minCoverage) continue
         // Of the rows under one head, the ones whose own cells answer, not every row of the table.
         const own = Math.min(1, share(passage.terms) / coverage)
-        const score = coverage * (0.5 + 0.5 * own) * (0.5 + 0.5 * retrieval) * (support / bestEvidence)
+        const phrased =
+          questionPairs.length > 0
+            ? questionPairs.filter((pair) => passage.pairs.has(pair)).length / questionPairs.length
+            : 0
+        const score =
+          coverage *
+          (0.5 + 0.5 * own) *
+          (1 + PHRASE_WEIGHT * phrased) *
+          (0.5 + 0.5 * retrieval) *
+          (support / bestEvidence)
         candidates.push({ source, passage, coverage, score })
       }
     })
     candidates.sort((a, b) => b.score - a.score || a.source - b.source)
+    for (const c of candidates.slice(0, 10))
+      console.error(c.score.toFixed(3), c.coverage.toFixed(2), c.source, JSON.stringify(c.passage.text.slice(0, 90)))
+    console.error(
+      'weights',
+      [...weight].map(([t, w]) => `${t}:${w.toFixed(2)}`).join(' '),
+      'evidence',
+      evidence.map((e) => e.toFixed(2)).join(' '),
+    )
     if (candidates.length === 0) return []
     return this.spreadOver(candidates, sources, input.span) ?? this.best(candidates)
   }

@@ -1,5 +1,5 @@
 import type { RetrievedChunk } from '../../retrieval/types.js'
-import { analyze } from '../../text/analysis.js'
+import { analyze, analyzeTokens } from '../../text/analysis.js'
 import { sentenceSegments } from '../../text/segments.js'
 
 /** What the offline answerer may quote from a chunk: a sentence, or a table row under its head. */
@@ -15,6 +15,8 @@ export interface Passage {
   readonly terms: ReadonlySet<string>
   /** The terms of its head (empty for a sentence). */
   readonly headTerms: ReadonlySet<string>
+  /** Pairs of adjacent words (stop words between them allowed), its own and its head's: `total current`. */
+  readonly pairs: ReadonlySet<string>
 }
 
 const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
@@ -23,6 +25,21 @@ const CITATION = /\[\d+\]/g
 /** Fewer terms than this is a fragment (a page number, a lone label), not something to quote. */
 const MIN_PASSAGE_TERMS = 2
 const CELL = ' | '
+
+/** Terms that follow each other in a text, one word or stop words apart at most: `total current`, `current asset`. */
+export function termPairs(text: string, language: string): Set<string> {
+  const tokens = analyzeTokens(text, language)
+  const pairs = new Set<string>()
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const a = tokens[i] as (typeof tokens)[number]
+    // The next word's first term (a name's extra terms share its position).
+    let j = i + 1
+    while (j < tokens.length && (tokens[j] as typeof a).position === a.position) j++
+    const b = tokens[j]
+    if (b && b.position - a.position <= 2 && b.term !== a.term) pairs.add(`${a.term} ${b.term}`)
+  }
+  return pairs
+}
 
 function clean(text: string): string {
   return text.replace(CITATION, '').replace(/\s+/g, ' ').trim()
@@ -69,22 +86,25 @@ export function passagesOf(chunk: RetrievedChunk, language: string): Passage[] {
   if (chunk.metadata.category === 'table') {
     const rows = rowsOf(lines)
     if (rows.length > 0) {
-      const headTerms = new Map<string, ReadonlySet<string>>()
+      const heads = new Map<string, { terms: ReadonlySet<string>; pairs: ReadonlySet<string> }>()
       return rows.flatMap(({ head, row }) => {
         const terms = new Set(analyze(row, language))
         if (terms.size < MIN_PASSAGE_TERMS) return []
-        let known = headTerms.get(head)
+        let known = heads.get(head)
         if (!known) {
-          known = new Set(analyze(head, language))
-          headTerms.set(head, known)
+          known = { terms: new Set(analyze(head, language)), pairs: termPairs(head, language) }
+          heads.set(head, known)
         }
-        return [{ text: row, head, terms, headTerms: known }]
+        const pairs = termPairs(row, language)
+        for (const pair of known.pairs) pairs.add(pair)
+        return [{ text: row, head, terms, headTerms: known.terms, pairs }]
       })
     }
   }
   const none: ReadonlySet<string> = new Set()
   return sentencesOf(lines).flatMap((text) => {
     const terms = new Set(analyze(text, language))
-    return terms.size < MIN_PASSAGE_TERMS + 1 ? [] : [{ text, head: '', terms, headTerms: none }]
+    if (terms.size < MIN_PASSAGE_TERMS + 1) return []
+    return [{ text, head: '', terms, headTerms: none, pairs: termPairs(text, language) }]
   })
 }
