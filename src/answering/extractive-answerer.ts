@@ -317,14 +317,6 @@ export class ExtractiveAnswerer implements Answerer {
       }
     })
     candidates.sort((a, b) => b.score - a.score || a.source - b.source)
-    for (const c of candidates.slice(0, 10))
-      console.error(c.score.toFixed(3), c.coverage.toFixed(2), c.source, JSON.stringify(c.passage.text.slice(0, 90)))
-    console.error(
-      'weights',
-      [...weight].map(([t, w]) => `${t}:${w.toFixed(2)}`).join(' '),
-      'evidence',
-      evidence.map((e) => e.toFixed(2)).join(' '),
-    )
     if (candidates.length === 0) return []
     return this.spreadOver(candidates, sources, input.span) ?? this.best(candidates)
   }

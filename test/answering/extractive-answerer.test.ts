@@ -146,4 +146,47 @@ describe('extractive answerer: tables, spans and honesty', () => {
     expect(answer.cited).toEqual([1, 2, 0])
     expect(answer.text).toContain('- Globex Inc., quarter ended December 31, 2022: Net sales by category')
   })
+
+  it("prefers the passage that says the question's words together", async () => {
+    const balance = [
+      'Globex Corporation Consolidated Balance Sheets (in millions)',
+      '| December 31, 2023 | December 31, 2022',
+      'Total current assets | 19,815 | 19,378',
+      'Total current liabilities | 13,997 | 13,933',
+    ].join('\n')
+    // Every word of the question, none of them together.
+    const prose = chunk(
+      'notes',
+      'Liabilities that are current included accrued costs; assets grew, and the total rose with current sales.',
+      { usageScore: 0.8 },
+    )
+    const answer = await answerer.answer(
+      ask('What were total current assets and total current liabilities?', [
+        prose,
+        chunk('balance', balance, { table: true, usageScore: 0.8 }),
+      ]),
+    )
+    const quoted = answer.text
+      .split('\n')
+      .filter((line) => line.includes('['))
+      .map((line) => line.trim())
+    expect(quoted.slice(0, 2).sort()).toEqual([
+      'Total current assets | 19,815 | 19,378 [2]',
+      'Total current liabilities | 13,997 | 13,933 [2]',
+    ])
+  })
+
+  it('quotes about a name no document is about only what names it', async () => {
+    const sources = [
+      chunk(
+        'initech',
+        'Competitors include Hooli and other lantern makers. Total revenues grew to 20,000 million in the year, up from 18,000 million.',
+        { card: card('Initech Corp.', 'fiscal year 2023', '2023-12-31') },
+      ),
+    ]
+    const question = "What were Hooli's total revenues in the year?"
+    const span: DocumentSpan = { ...EMPTY_SPAN, unknownNames: questionNames(question, 'en') }
+    const answer = await answerer.answer(ask(question, sources, span))
+    expect(answer.text).not.toContain('20,000')
+  })
 })
