@@ -61,6 +61,16 @@ describe('document span', () => {
     expect(both.subjects.map((subject) => subject.name.surface)).toEqual(['Globex', 'Initech'])
   })
 
+  it('compares subjects with no period said on their latest documents', () => {
+    const both = span('How do the research budgets of Globex and Initech compare?')
+    expect([...both.documents].sort()).toEqual(['g3', 'i2'])
+    expect(both.spread).toBe(true)
+    // One subject with no period: all of its documents, no spread.
+    const one = span("What does Globex's research budget go to?")
+    expect([...one.documents].sort()).toEqual(['g0', 'g1', 'g2', 'g3'])
+    expect(one.spread).toBe(false)
+  })
+
   it('finds a subject by its ticker and a period named outright', () => {
     expect(span('INTK revenue in Q2 2023').documents).toEqual(['i2'])
     // Without a subject, the period chooses among all documents: quarters ending within days of it.

@@ -56,6 +56,13 @@ function asksForSeveral(references: readonly PeriodReference[]): boolean {
   )
 }
 
+/** The documents of `ids` whose period ends last (all of them when none has a period). */
+function latestOf(context: DocumentContextIndex, ids: readonly string[]): readonly string[] {
+  const end = (id: string) => context.period(id)?.end ?? ''
+  const last = ids.reduce((latest, id) => (end(id) > latest ? end(id) : latest), '')
+  return last === '' ? ids : ids.filter((id) => end(id) === last)
+}
+
 /**
  * What a question names of the documents in scope (null: every searchable document), read from
  * their cards and paths: the subjects it names (its names matched against the documents' subjects,
@@ -99,9 +106,12 @@ export function documentSpan(
         ? []
         : [ofKind(scope ?? context.records().map((record) => record.documentId))]
   const chosen: string[] = []
+  const comparison = new Set(subjects.map((subject) => subject.documents.join())).size > 1
   for (const group of groups) {
     if (periods.length === 0) {
-      if (subjects.length > 0) chosen.push(...group)
+      // Subjects compared with no period said: each one's latest document, not all of their history.
+      if (comparison) chosen.push(...latestOf(context, group))
+      else if (subjects.length > 0) chosen.push(...group)
       continue
     }
     const scores = matchPeriods(
@@ -121,9 +131,7 @@ export function documentSpan(
     )
   }
   const documents = [...new Set(chosen)]
-  const spread =
-    documents.length > 1 &&
-    (new Set(subjects.map((subject) => subject.documents.join())).size > 1 || asksForSeveral(periods))
+  const spread = documents.length > 1 && (comparison || asksForSeveral(periods))
   if (spread) {
     // Oldest period first; within a period, the subjects in the question's order.
     const end = (id: string) => context.period(id)?.end ?? ''
