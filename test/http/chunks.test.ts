@@ -93,7 +93,8 @@ describe.each(storeModes())('%s: GET …/knowledge-base/<object_id>/chunks', (mo
     const postings = await t.ctx.store.chunks.postingsForDocument(tenant.companyId, id)
     for (const chunk of stored) {
       const terms = analyze(chunk.text, 'en')
-      expect(chunk.termCount).toBe(terms.length)
+      // BM25's length counts words, not figures.
+      expect(chunk.termCount).toBe(terms.filter((term) => !/^\d/.test(term)).length)
       expect(chunk.tokenCount).toBe(countTokens(chunk.text))
       expect(chunk.language).toBe('en')
       const mine = postings.filter((posting) => posting.chunkIdx === chunk.idx)
