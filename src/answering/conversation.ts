@@ -75,9 +75,11 @@ export function firstPage(pageNumber: string | null): number | null {
 }
 
 /**
- * The question pipeline (DESIGN §2 "Question"): scope → small-talk gate → rephrasing with the
- * previous question → keywords → optional automatic document selection → retrieval → answer, with
- * the bot's default documents given whole. Reads only; the caller stores the result.
+ * The question pipeline (DESIGN §2 "Question"), within the scope and languages the caller worked
+ * out for the turn: small-talk gate → rephrasing with the previous question → keywords → the
+ * documents the question names (its span, from the cards) → optional automatic document selection
+ * → retrieval (each named document too, for a trend or a comparison) → answer, with the bot's
+ * default documents given whole. Reads only; the caller stores the result.
  */
 export class Conversation {
   constructor(private readonly deps: ConversationDeps) {}
