@@ -4,7 +4,7 @@ import type { DocumentSpan } from '../retrieval/context/span.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
 import { analyze, analyzeTokens, detectLanguage } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
-import type { NamedThing } from '../text/names.js'
+import { mentions, type NamedThing } from '../text/names.js'
 import { type Passage, passagesOf, termPairs } from './extractive/passages.js'
 import { OutputGuard } from './output-guard.js'
 import { PHRASES } from './phrases.js'
@@ -79,13 +79,6 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / Math.min(a.size, b.size)
 }
 
-/** Whether a name is in a text's terms: every word of it, or its words joined (`Foot Locker`, `footlocker`). */
-function namedIn(name: NamedThing, terms: ReadonlySet<string>): boolean {
-  const [joined, ...parts] = name.terms.length > 1 ? [name.terms.at(-1) as string, ...name.terms.slice(0, -1)] : []
-  if (joined === undefined) return name.terms.every((term) => terms.has(term))
-  return terms.has(joined) || parts.every((term) => terms.has(term))
-}
-
 /** The words that say what a chunk's document is: its card (who, what, when) and its file name and folders. */
 function contextText(chunk: RetrievedChunk): string {
   const { filename, folders } = pathWords(chunk.objectName)
@@ -108,7 +101,6 @@ function contextText(chunk: RetrievedChunk): string {
 function eligibleSources(
   sources: readonly RetrievedChunk[],
   span: DocumentSpan | undefined,
-  termsOf: (source: number) => ReadonlySet<string>,
   unseen: (term: string) => boolean,
 ): { sources: Set<number>; names: NamedThing[] } | null {
   let eligible = new Set(sources.map((_, index) => index))
@@ -129,7 +121,12 @@ function eligibleSources(
     if (named.size > 0) break
     // An unknown word in capitals is a name only if the knowledge base never has it (`USD` it has).
     if (!name.certain && !name.terms.every(unseen)) continue
-    eligible = new Set([...eligible].filter((index) => namedIn(name, termsOf(index))))
+    eligible = new Set(
+      [...eligible].filter((index) => {
+        const source = sources[index] as RetrievedChunk
+        return mentions(source.text, name) || mentions(contextText(source), name)
+      }),
+    )
     names.push(name)
   }
   return [...eligible].some((index) => !lookup(sources[index] as RetrievedChunk)) ? { sources: eligible, names } : null
@@ -251,12 +248,7 @@ export class ExtractiveAnswerer implements Answerer {
       return terms
     })
     const unseen = new Set(input.query?.terms.filter((_, index) => input.query?.frequencies[index] === 0))
-    const who = eligibleSources(
-      sources,
-      input.span,
-      (index) => chunkTerms[index] ?? new Set(),
-      (term) => unseen.has(term),
-    )
+    const who = eligibleSources(sources, input.span, (term) => unseen.has(term))
     if (!who) return []
     const eligible = who.sources
 
@@ -295,7 +287,7 @@ export class ExtractiveAnswerer implements Answerer {
       const context = contexts[source] ?? new Set<string>()
       const retrieval = Math.min(1, Math.max(0, sources[source]?.usageScore ?? 0))
       for (const passage of list) {
-        if (!who.names.every((name) => namedIn(name, passage.terms) || namedIn(name, passage.headTerms))) continue
+        if (!who.names.every((name) => mentions(`${passage.head}\n${passage.text}`, name))) continue
         let matched = 0
         for (const term of wanted) if (passage.terms.has(term) || passage.headTerms.has(term)) matched++
         if (matched < minTerms) continue

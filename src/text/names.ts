@@ -127,3 +127,22 @@ export function questionNames(question: string, language: string): NamedThing[] 
   close()
   return names
 }
+
+/** Text as words of letters and digits, folded, space-separated and space-padded: ` amazon com inc `. */
+function wordsOnly(text: string): string {
+  return ` ${foldWord(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `
+}
+
+/**
+ * Whether a text mentions a name: its words in a row, whatever the punctuation and case between
+ * them (`AMAZON.COM, INC.` mentions `Amazon.com`; `Johnson & Johnson` mentions `Johnson &
+ * Johnson`), or its words written as one (`Footlocker` mentions `Foot Locker`).
+ */
+export function mentions(text: string, name: NamedThing): boolean {
+  const words = wordsOnly(name.surface).trim()
+  if (words === '') return false
+  const haystack = wordsOnly(text)
+  return haystack.includes(` ${words} `) || haystack.includes(` ${words.replaceAll(' ', '')} `)
+}

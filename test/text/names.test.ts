@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { questionNames } from '../../src/text/names.js'
+import { mentions, questionNames } from '../../src/text/names.js'
 
 const names = (question: string) => questionNames(question, 'en').map((name) => [name.surface, name.certain] as const)
 
@@ -45,5 +45,18 @@ describe('questionNames', () => {
   it('gives the parts of a name and its joined form as terms', () => {
     const [name] = questionNames('the sales of Foot Locker', 'en')
     expect(name?.terms).toEqual(['foot', 'locker', 'footlock'])
+  })
+
+  it('tells whether a text mentions a name, whatever the punctuation, case or spacing', () => {
+    const [amazon] = questionNames("What is Amazon.com's revenue?", 'en')
+    const [footLocker] = questionNames('Sales of Foot Locker', 'en').slice(-1)
+    const [jnj] = questionNames('Sales of Johnson & Johnson', 'en').slice(-1)
+    if (!amazon || !footLocker || !jnj) throw new Error('names expected')
+    expect(mentions('AMAZON.COM, INC. reports', amazon)).toBe(true)
+    expect(mentions('Amazon and .com domains', amazon)).toBe(false)
+    expect(mentions('Footlocker stores', footLocker)).toBe(true)
+    expect(mentions('a foot in the locker', footLocker)).toBe(false)
+    expect(mentions('JOHNSON & JOHNSON (NYSE: JNJ)', jnj)).toBe(true)
+    expect(mentions('Johnson Controls', jnj)).toBe(false)
   })
 })
