@@ -4,6 +4,7 @@ import type { AnalysedQuery, ExplainingRetriever, ResolvedScope, RetrievedChunk 
 import type { BotRecord } from '../storage/ports/bots.js'
 import type { StoredSource } from '../storage/ports/messages.js'
 import type { Repositories } from '../storage/store.js'
+import { DEFAULT_LANGUAGE } from '../text/analysis.js'
 import { AUTOMATIC_LOCALE } from '../text/locales.js'
 import { extractKeywords } from './keywords.js'
 import { rephrase } from './rephrase.js'
@@ -255,6 +256,7 @@ export class Conversation {
         pageNumber,
         rowIdx: null,
         metadata: {},
+        language: parts[0]?.language ?? DEFAULT_LANGUAGE,
         score: 0,
         usageScore: 1,
       })

@@ -2,7 +2,7 @@ import { LruMap } from '../lib/lru.js'
 import { pathWords } from '../retrieval/context/context-terms.js'
 import type { DocumentSpan } from '../retrieval/context/span.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
-import { analyze, analyzeTokens, detectLanguage } from '../text/analysis.js'
+import { analyze, analyzeTokens, DEFAULT_LANGUAGE } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
 import { mentions, type NamedThing } from '../text/names.js'
 import { type Passage, passagesOf, termPairs } from './extractive/passages.js'
@@ -159,8 +159,6 @@ export class ExtractiveAnswerer implements Answerer {
    */
   private readonly passageCache = new LruMap<string, readonly Passage[]>(PASSAGE_CACHE_CHUNKS)
   private readonly termCache = new LruMap<string, readonly string[]>(PASSAGE_CACHE_CHUNKS)
-  /** Language of the first sources' text, by that text (same reason). */
-  private readonly languageCache = new LruMap<string, string>(PASSAGE_CACHE_CHUNKS)
 
   constructor(private readonly options: ExtractiveOptions = EXTRACTIVE_DEFAULTS) {}
 
@@ -183,15 +181,6 @@ export class ExtractiveAnswerer implements Answerer {
       this.termCache.set(key, terms)
     }
     return terms
-  }
-
-  private languageOf(text: string): string {
-    let language = this.languageCache.get(text)
-    if (language === undefined) {
-      language = detectLanguage(text)
-      this.languageCache.set(text, language)
-    }
-    return language
   }
 
   async answer(input: AnswerInput, onToken?: (text: string) => void): Promise<Answer> {
@@ -231,12 +220,7 @@ export class ExtractiveAnswerer implements Answerer {
     const { sources } = input
     if (sources.length === 0) return []
     // Terms must be analysed like the chunks were: in the documents' language, not the answer's.
-    const language = this.languageOf(
-      sources
-        .slice(0, 3)
-        .map((chunk) => chunk.text)
-        .join('\n'),
-    )
+    const language = sources[0]?.language ?? DEFAULT_LANGUAGE
     const questionTerms = [...new Set(analyzeTokens(input.standaloneQuestion, language).map((token) => token.term))]
     if (questionTerms.length === 0) return []
     const wanted = new Set(questionTerms)

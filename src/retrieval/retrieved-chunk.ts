@@ -16,6 +16,7 @@ export function retrievedChunk(row: ChunkHitRecord, score: number, usageScore: n
     pageNumber: row.pageNumber,
     rowIdx: row.rowIdx,
     metadata: row.metadata,
+    language: row.language,
     score,
     usageScore,
   }

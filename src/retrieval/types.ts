@@ -49,6 +49,8 @@ export interface RetrievedChunk {
   readonly pageNumber: string | null
   readonly rowIdx: string | null
   readonly metadata: Readonly<Record<string, unknown>>
+  /** The language its terms were analysed in (its document's). */
+  readonly language: string
   /** Raw ranking score (BM25, or fused), higher is better. */
   readonly score: number
   /** The score mapped to [0,1] for `usage_score`, comparable within one result list. */

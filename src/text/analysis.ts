@@ -1,4 +1,5 @@
 import { detect } from 'tinyld'
+import { LruMap } from '../lib/lru.js'
 import { foldWord } from './folding.js'
 import { baseLanguage, DEFAULT_LANGUAGE, languageResources, SUPPORTED_LANGUAGES } from './languages.js'
 import { forEachWordLike } from './segments.js'
@@ -255,14 +256,27 @@ export function forEachTerm(text: string, language: string, visit: (term: string
 
 /** Enough text to recognise a language; more only costs time. */
 const DETECTION_SAMPLE = 20_000
+/**
+ * Short texts (questions) whose language stays known: one turn detects its question's language
+ * several times (the question's, the answer's, the retrieval's), each time 0.4–0.9 ms.
+ */
+const DETECTED = new LruMap<string, string>(512)
+const MAX_REMEMBERED_TEXT = 2_000
 
 /**
  * The language of a text as an ISO 639-1 code among SUPPORTED_LANGUAGES (tinyld, restricted to
  * them); DEFAULT_LANGUAGE (`en`) when the text has no letters or detection is unsure.
  */
 export function detectLanguage(text: string): string {
+  const remember = text.length <= MAX_REMEMBERED_TEXT
+  const known = remember ? DETECTED.get(text) : undefined
+  if (known !== undefined) return known
   const sample = text.length > DETECTION_SAMPLE ? text.slice(0, DETECTION_SAMPLE) : text
-  if (!/\p{L}/u.test(sample)) return DEFAULT_LANGUAGE
-  const detected = detect(sample, { only: [...SUPPORTED_LANGUAGES] })
-  return SUPPORTED_LANGUAGES.includes(detected) ? detected : DEFAULT_LANGUAGE
+  let language = DEFAULT_LANGUAGE
+  if (/\p{L}/u.test(sample)) {
+    const detected = detect(sample, { only: [...SUPPORTED_LANGUAGES] })
+    if (SUPPORTED_LANGUAGES.includes(detected)) language = detected
+  }
+  if (remember) DETECTED.set(text, language)
+  return language
 }

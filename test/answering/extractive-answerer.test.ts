@@ -24,6 +24,7 @@ function chunk(
     pageNumber: '3',
     rowIdx: null,
     metadata: { category: options.table ? 'table' : 'text' },
+    language: 'en',
     score: 1,
     usageScore: options.usageScore ?? 0.8,
   }

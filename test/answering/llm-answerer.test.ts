@@ -20,6 +20,7 @@ function chunk(n: number, text: string, overrides: Partial<RetrievedChunk> = {})
     pageNumber: String(n + 1),
     rowIdx: null,
     metadata: {},
+    language: 'en',
     score: 1,
     usageScore: 1,
     ...overrides,

@@ -21,6 +21,7 @@ function chunk(documentId: string, text: string, usageScore = 1): RetrievedChunk
     pageNumber: null,
     rowIdx: null,
     metadata: {},
+    language: 'en',
     score: usageScore,
     usageScore,
   }

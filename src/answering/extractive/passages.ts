@@ -1,5 +1,5 @@
 import type { RetrievedChunk } from '../../retrieval/types.js'
-import { analyze, analyzeTokens } from '../../text/analysis.js'
+import { type AnalyzedToken, analyzeTokens } from '../../text/analysis.js'
 import { sentenceSegments } from '../../text/segments.js'
 
 /** What the offline answerer may quote from a chunk: a sentence, or a table row under its head. */
@@ -28,7 +28,16 @@ const CELL = ' | '
 
 /** Terms that follow each other in a text, one word or stop words apart at most: `total current`, `current asset`. */
 export function termPairs(text: string, language: string): Set<string> {
+  return pairsOf(analyzeTokens(text, language))
+}
+
+/** A text's terms and their pairs (termPairs), from one analysis. */
+function termsAndPairs(text: string, language: string): { terms: Set<string>; pairs: Set<string> } {
   const tokens = analyzeTokens(text, language)
+  return { terms: new Set(tokens.map((token) => token.term)), pairs: pairsOf(tokens) }
+}
+
+function pairsOf(tokens: readonly AnalyzedToken[]): Set<string> {
   const pairs = new Set<string>()
   for (let i = 0; i + 1 < tokens.length; i++) {
     const a = tokens[i] as (typeof tokens)[number]
@@ -88,14 +97,13 @@ export function passagesOf(chunk: RetrievedChunk, language: string): Passage[] {
     if (rows.length > 0) {
       const heads = new Map<string, { terms: ReadonlySet<string>; pairs: ReadonlySet<string> }>()
       return rows.flatMap(({ head, row }) => {
-        const terms = new Set(analyze(row, language))
+        const { terms, pairs } = termsAndPairs(row, language)
         if (terms.size < MIN_PASSAGE_TERMS) return []
         let known = heads.get(head)
         if (!known) {
-          known = { terms: new Set(analyze(head, language)), pairs: termPairs(head, language) }
+          known = termsAndPairs(head, language)
           heads.set(head, known)
         }
-        const pairs = termPairs(row, language)
         for (const pair of known.pairs) pairs.add(pair)
         return [{ text: row, head, terms, headTerms: known.terms, pairs }]
       })
@@ -103,8 +111,8 @@ export function passagesOf(chunk: RetrievedChunk, language: string): Passage[] {
   }
   const none: ReadonlySet<string> = new Set()
   return sentencesOf(lines).flatMap((text) => {
-    const terms = new Set(analyze(text, language))
+    const { terms, pairs } = termsAndPairs(text, language)
     if (terms.size < MIN_PASSAGE_TERMS + 1) return []
-    return [{ text, head: '', terms, headTerms: none, pairs: termPairs(text, language) }]
+    return [{ text, head: '', terms, headTerms: none, pairs }]
   })
 }

@@ -295,6 +295,7 @@ export class KyselySearchRepository implements SearchRepository {
         'c.page_number',
         'c.row_idx',
         'c.metadata',
+        'c.language',
         'd.object_name',
         'd.document_type',
         'd.description',
@@ -316,6 +317,7 @@ export class KyselySearchRepository implements SearchRepository {
       pageNumber: row.page_number,
       rowIdx: row.row_idx,
       metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+      language: row.language,
     }))
   }
 

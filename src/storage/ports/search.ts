@@ -101,6 +101,8 @@ export interface ChunkHitRecord {
   readonly pageNumber: string | null
   readonly rowIdx: string | null
   readonly metadata: Readonly<Record<string, unknown>>
+  /** The language its terms were analysed in. */
+  readonly language: string
 }
 
 /** A recorded change of the lexical index (migration 0007): a document touched under a version. */
