@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit'
 import { describe, expect, it } from 'vitest'
 import { legalNamesIn } from '../../src/ingestion/card/legal-names.js'
 import { type CardContext, readCard } from '../../src/ingestion/card/read-card.js'
@@ -13,6 +12,7 @@ import { mutoolRuns } from '../../src/ingestion/parsers/pdf-mutool.js'
 import { textParser } from '../../src/ingestion/parsers/text.js'
 import { processDocument } from '../../src/ingestion/process-document.js'
 import type { DocumentCard } from '../../src/storage/ports/document-card.js'
+import { pdfOf } from '../support/pdf.js'
 import { inputFor, LIMITS, tempFiles } from './text-formats-support.js'
 
 const file = tempFiles()
@@ -21,23 +21,20 @@ const mutool = mutoolRuns() ? 'mutool' : null
 type Line = string | { readonly text: string; readonly size: number }
 
 /** A PDF whose pages hold these lines (a size makes a heading), with an optional metadata title. */
-function pdfOf(pages: readonly (readonly Line[])[], title?: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ autoFirstPage: false, ...(title ? { info: { Title: title } } : {}) })
-    const chunks: Buffer[] = []
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
-    doc.on('error', reject)
-    for (const lines of pages) {
-      doc.addPage()
-      for (const line of lines) {
-        const { text, size } = typeof line === 'string' ? { text: line, size: 10 } : line
-        doc.fontSize(size).text(text)
-        doc.moveDown(0.5)
+function linesPdf(pages: readonly (readonly Line[])[], title?: string): Promise<Buffer> {
+  return pdfOf(
+    (doc) => {
+      for (const lines of pages) {
+        doc.addPage()
+        for (const line of lines) {
+          const { text, size } = typeof line === 'string' ? { text: line, size: 10 } : line
+          doc.fontSize(size).text(text)
+          doc.moveDown(0.5)
+        }
       }
-    }
-    doc.end()
-  })
+    },
+    title ? { info: { Title: title } } : {},
+  )
 }
 
 async function parsePdf(name: string, bytes: Buffer): Promise<ParsedDocument> {
@@ -59,7 +56,7 @@ const FILLER =
 
 /** A 10-Q in the shape of the SEC's form, for a made-up company. */
 function quarterlyReport(): Promise<Buffer> {
-  return pdfOf([
+  return linesPdf([
     [
       { text: 'UNITED STATES SECURITIES AND EXCHANGE COMMISSION', size: 14 },
       'Washington, D.C. 20549',
@@ -110,7 +107,7 @@ describe('readCard', () => {
     expect(named).toEqual(opaque)
     const withId = await parsePdf(
       'id.pdf',
-      await pdfOf([['Some text of a page that is long enough.']], '0000078003-23-000088'),
+      await linesPdf([['Some text of a page that is long enough.']], '0000078003-23-000088'),
     )
     expect(readCard(withId, context('id.pdf')).title).toBeNull()
   })
@@ -118,7 +115,7 @@ describe('readCard', () => {
   it("names a retailer's 52-week year as the document does (`fiscal 2022` ended in January 2023)", async () => {
     const parsed = await parsePdf(
       'annual.pdf',
-      await pdfOf([
+      await linesPdf([
         [
           { text: 'FORM 10-K', size: 14 },
           'ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934',

@@ -1,26 +1,14 @@
-import PDFDocument from 'pdfkit'
 import { describe, expect, it } from 'vitest'
 import { chunkDocument } from '../../src/ingestion/chunking/chunker.js'
 import { countTokens } from '../../src/ingestion/chunking/tokens.js'
 import type { ParsedDocument, TableBlock } from '../../src/ingestion/model.js'
 import { pdfParser } from '../../src/ingestion/parsers/pdf.js'
 import { mutoolRuns } from '../../src/ingestion/parsers/pdf-mutool.js'
+import { pdfOf } from '../support/pdf.js'
 import { inputFor, tempFiles } from './text-formats-support.js'
 
 const PDF = 'application/pdf'
 const file = tempFiles()
-
-function pdfOf(build: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ autoFirstPage: false })
-    const chunks: Buffer[] = []
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
-    doc.on('error', reject)
-    build(doc)
-    doc.end()
-  })
-}
 
 /** Right edges of the four figure columns, and where their `$` signs stand. */
 const COLUMNS = [330, 400, 470, 540] as const

@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import PDFDocument from 'pdfkit'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { ingestSettings } from '../../src/ingestion/ingest-job.js'
@@ -8,6 +7,7 @@ import { terminateOcr } from '../../src/ingestion/ocr.js'
 import { createPdfParser, pdfParser } from '../../src/ingestion/parsers/pdf.js'
 import { mutoolRuns, PAGES_PER_RUN } from '../../src/ingestion/parsers/pdf-mutool.js'
 import { loadParserFor } from '../../src/ingestion/parsers/registry.js'
+import { pdfOf } from '../support/pdf.js'
 import { allText, fakeOcr, ingestFailure, manifestTags, textImage, withTimeout } from './ocr-support.js'
 import {
   expectWellFormed,
@@ -22,18 +22,6 @@ import {
 const PDF = 'application/pdf'
 const file = tempFiles()
 afterAll(() => terminateOcr())
-
-function pdfOf(build: (doc: PDFKit.PDFDocument) => void, options: PDFKit.PDFDocumentOptions = {}): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ autoFirstPage: false, ...options })
-    const chunks: Buffer[] = []
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
-    doc.on('error', reject)
-    build(doc)
-    doc.end()
-  })
-}
 
 /** Three pages with known text; page 2 also has a three-column table drawn cell by cell. */
 function reportPdf(): Promise<Buffer> {
