@@ -2,10 +2,10 @@ import { LruMap } from '../lib/lru.js'
 import { pathWords } from '../retrieval/context/context-terms.js'
 import type { DocumentSpan } from '../retrieval/context/span.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
-import { analyze, analyzeTokens, DEFAULT_LANGUAGE } from '../text/analysis.js'
+import { analyze, DEFAULT_LANGUAGE } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
 import { mentions, type NamedThing } from '../text/names.js'
-import { type Passage, passagesOf, termPairs } from './extractive/passages.js'
+import { type Passage, passagesOf, termsAndPairs } from './extractive/passages.js'
 import { OutputGuard } from './output-guard.js'
 import { PHRASES } from './phrases.js'
 import type { Answer, Answerer, AnswerInput } from './types.js'
@@ -221,7 +221,8 @@ export class ExtractiveAnswerer implements Answerer {
     if (sources.length === 0) return []
     // Terms must be analysed like the chunks were: in the documents' language, not the answer's.
     const language = sources[0]?.language ?? DEFAULT_LANGUAGE
-    const questionTerms = [...new Set(analyzeTokens(input.standaloneQuestion, language).map((token) => token.term))]
+    const question = termsAndPairs(input.standaloneQuestion, language)
+    const questionTerms = [...question.terms]
     if (questionTerms.length === 0) return []
     const wanted = new Set(questionTerms)
 
@@ -260,9 +261,7 @@ export class ExtractiveAnswerer implements Answerer {
     if (bestEvidence < this.options.minEvidence) return []
 
     // The question's word pairs some passage has too: a passage that has them says it in its words.
-    const questionPairs = [...termPairs(input.standaloneQuestion, language)].filter((pair) =>
-      all.some((passage) => passage.pairs.has(pair)),
-    )
+    const questionPairs = [...question.pairs].filter((pair) => all.some((passage) => passage.pairs.has(pair)))
     const minTerms = Math.min(this.options.minTerms, weight.size)
     const candidates: Candidate[] = []
     passages.forEach((list, source) => {

@@ -26,13 +26,11 @@ const CITATION = /\[\d+\]/g
 const MIN_PASSAGE_TERMS = 2
 const CELL = ' | '
 
-/** Terms that follow each other in a text, one word or stop words apart at most: `total current`, `current asset`. */
-export function termPairs(text: string, language: string): Set<string> {
-  return pairsOf(analyzeTokens(text, language))
-}
-
-/** A text's terms and their pairs (termPairs), from one analysis. */
-function termsAndPairs(text: string, language: string): { terms: Set<string>; pairs: Set<string> } {
+/**
+ * A text's terms, and the pairs of terms that follow each other in it, one word or stop words apart
+ * at most (`total current`, `current asset`), from one analysis.
+ */
+export function termsAndPairs(text: string, language: string): { terms: Set<string>; pairs: Set<string> } {
   const tokens = analyzeTokens(text, language)
   return { terms: new Set(tokens.map((token) => token.term)), pairs: pairsOf(tokens) }
 }

@@ -31,7 +31,6 @@ export interface DocumentSpan {
    * `USD`): what it asks may not be in the knowledge base at all (the answerer checks the passages).
    */
   readonly unknownNames: readonly NamedThing[]
-  readonly periods: readonly PeriodReference[]
 }
 
 export const EMPTY_SPAN: DocumentSpan = {
@@ -40,7 +39,6 @@ export const EMPTY_SPAN: DocumentSpan = {
   periodScores: new Map(),
   subjects: [],
   unknownNames: [],
-  periods: [],
 }
 
 /** Documents whose period fits at least this well (a part of it, matchPeriods' PART) count as the period asked for. */
@@ -138,5 +136,5 @@ export function documentSpan(
     const named = (id: string) => subjects.findIndex((subject) => subject.documents.includes(id))
     documents.sort((a, b) => (end(a) < end(b) ? -1 : end(a) > end(b) ? 1 : named(a) - named(b) || (a < b ? -1 : 1)))
   }
-  return { documents, spread, periodScores, subjects, unknownNames, periods }
+  return { documents, spread, periodScores, subjects, unknownNames }
 }
