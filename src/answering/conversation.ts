@@ -17,6 +17,8 @@ export const RETRIEVAL_LIMIT = 8
 /** For a question over several documents: the most documents searched one by one, and chunks taken from each. */
 const MAX_SPREAD_DOCUMENTS = 8
 const SPREAD_CHUNKS = 2
+/** For a question that names one document best (its subject's report of the period asked for): chunks taken from it. */
+const NAMED_CHUNKS = 4
 /** Cap on the bot's default documents, in tokens, all together (DESIGN §4). */
 export const DEFAULT_DOCUMENTS_MAX_TOKENS = 4000
 
@@ -175,7 +177,8 @@ export class Conversation {
   /**
    * The chunks the answerer reads: the best RETRIEVAL_LIMIT of the scope; for a question that spans
    * several documents (a trend, a comparison), also the best SPREAD_CHUNKS of each of them, so that
-   * every period or subject asked about can be quoted.
+   * every period or subject asked about can be quoted; for one that names a document best, also
+   * its best NAMED_CHUNKS.
    */
   private async retrieve(
     companyId: string,
@@ -185,15 +188,16 @@ export class Conversation {
   ): Promise<{ query: AnalysedQuery; chunks: RetrievedChunk[] }> {
     const { retriever } = this.deps
     const { query, chunks } = await retriever.retrieve(companyId, { text, scope, limit: RETRIEVAL_LIMIT, span })
-    if (!span.spread) return { query, chunks }
+    const named = namedDocuments(span)
+    if (named.length === 0) return { query, chunks }
     const allowed = scope.documentIds ? new Set(scope.documentIds) : null
     const seen = new Set(chunks.map((chunk) => chunk.chunkId))
-    for (const documentId of span.documents.slice(0, MAX_SPREAD_DOCUMENTS)) {
+    for (const documentId of named) {
       if (allowed && !allowed.has(documentId)) continue
       const own = await retriever.search(companyId, {
         text,
         scope: { documentIds: [documentId] },
-        limit: SPREAD_CHUNKS,
+        limit: span.spread ? SPREAD_CHUNKS : NAMED_CHUNKS,
         span,
       })
       for (const chunk of own) {
@@ -287,6 +291,18 @@ export class Conversation {
     }
     return names
   }
+}
+
+/**
+ * The documents searched one by one besides the whole scope: each document of a trend or a
+ * comparison; else the one the question names best, when it names one (a subject's only document,
+ * or its report of the period asked for), so that the filing named is read even where another
+ * filing's look-alike passages fill the best RETRIEVAL_LIMIT.
+ */
+export function namedDocuments(span: DocumentSpan): readonly string[] {
+  if (span.spread) return span.documents.slice(0, MAX_SPREAD_DOCUMENTS)
+  if (span.documents.length === 1 || span.periodScores.size > 0) return span.documents.slice(0, 1)
+  return []
 }
 
 function toSource(chunk: RetrievedChunk, tags: readonly string[]): StoredSource {

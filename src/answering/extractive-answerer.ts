@@ -5,7 +5,8 @@ import type { RetrievedChunk } from '../retrieval/types.js'
 import { analyze, DEFAULT_LANGUAGE } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
 import { mentions, type NamedThing } from '../text/names.js'
-import { type Passage, passagesOf, termsAndPairs } from './extractive/passages.js'
+import { termsAndPairs } from '../text/pairs.js'
+import { type Passage, passagesOf } from './extractive/passages.js'
 import { OutputGuard } from './output-guard.js'
 import { PHRASES } from './phrases.js'
 import type { Answer, Answerer, AnswerInput } from './types.js'
@@ -61,6 +62,9 @@ interface Candidate {
  * a sentence about "current" assets and "total" costs.
  */
 const PHRASE_WEIGHT = 1
+
+/** A term that is a number (`2`, `2005`, `4.5`). */
+const NUMBER = /^\d[\d.,]*$/
 
 /** Chunk texts whose passages stay analysed (a few MiB). */
 const PASSAGE_CACHE_CHUNKS = 2048
@@ -141,11 +145,16 @@ function eligibleSources(
  * a row's head, or its document's context: card and path), by inverse frequency among the
  * passages: a word no source contains cannot tell sources apart, and a name only the card carries
  * weighs as a rare word. The words no source has still count once, all together: when they are
- * most of the question (`minPresence`), the sources are about something else. A source's evidence is the share of that weight found anywhere in it or its context; a
- * passage scores by the share it covers with its head and context, times its chunk's retrieval
- * score and its source's evidence relative to the best. Who may answer follows the question's span
- * (eligibleSources). When no source reaches `minEvidence`, or no passage covers `minCoverage` with
- * `minTerms` question terms of its own, the answer is the localised "not found", citing nothing.
+ * most of the question (`minPresence`), the sources are about something else.
+ *
+ * A source's evidence is the share of that weight found anywhere in it or its context. A passage
+ * scores by the share it covers with its head and context (a row by what its own cells add, against
+ * the best row under the same head), times its chunk's retrieval score, its source's evidence
+ * relative to the best, and how well its document's period fits the one asked for. Who may answer
+ * follows the question's span (eligibleSources); about a name no document is about, a passage must
+ * also give `minTerms` words of the question besides the name. When no source reaches
+ * `minEvidence`, or no passage covers `minCoverage` with `minTerms` question terms of its own, the
+ * answer is the localised "not found", citing nothing.
  *
  * A question spanning several documents (a trend over periods, a comparison of subjects) gets one
  * passage per document, in the span's order (oldest first), each introduced by its period or
@@ -262,22 +271,44 @@ export class ExtractiveAnswerer implements Answerer {
 
     // The question's word pairs some passage has too: a passage that has them says it in its words.
     const questionPairs = [...question.pairs].filter((pair) => all.some((passage) => passage.pairs.has(pair)))
-    const minTerms = Math.min(this.options.minTerms, weight.size)
+    // About someone no document is about, a passage must say more of the question than the name,
+    // in words (`2` in `2 year` and in `May 2, 2005` is no match): another company's filing that
+    // lists them among its competitors says nothing of their customers.
+    const nameTerms = new Set(who.names.flatMap((name) => name.terms))
+    const aboutName = (term: string) => nameTerms.has(term) || (who.names.length > 0 && NUMBER.test(term))
+    const asked = [...wanted].filter((term) => !aboutName(term))
+    // (Of the question's words, not only those some source has: a source that lacks them is no answer.)
+    const minTerms = Math.min(this.options.minTerms, who.names.length > 0 ? asked.length : weight.size)
+    const fitOfPeriod = periodFit(input.span)
     const candidates: Candidate[] = []
     passages.forEach((list, source) => {
       const support = evidence[source] ?? 0
       if (support < this.options.minEvidence) return
       const context = contexts[source] ?? new Set<string>()
       const retrieval = Math.min(1, Math.max(0, sources[source]?.usageScore ?? 0))
+      const documentFit = fitOfPeriod(sources[source]?.documentId ?? '')
+      // The rows of a table read with their head: each row's own share against the best row's under that head.
+      const bestOwn = new Map<string, number>()
+      for (const passage of list) {
+        if (passage.head !== '')
+          bestOwn.set(passage.head, Math.max(bestOwn.get(passage.head) ?? 0, share(passage.terms)))
+      }
       for (const passage of list) {
         if (!who.names.every((name) => mentions(`${passage.head}\n${passage.text}`, name))) continue
         let matched = 0
-        for (const term of wanted) if (passage.terms.has(term) || passage.headTerms.has(term)) matched++
+        for (const term of asked) if (passage.terms.has(term) || passage.headTerms.has(term)) matched++
         if (matched < minTerms) continue
         const coverage = share(passage.terms, passage.headTerms, context)
         if (coverage < this.options.minCoverage) continue
-        // Of the rows under one head, the ones whose own cells answer, not every row of the table.
-        const own = Math.min(1, share(passage.terms) / coverage)
+        // Of the rows under one head, the ones whose own cells answer, not every row of the table;
+        // a sentence, by what it says itself rather than its document's context.
+        const ownShare = share(passage.terms)
+        const own =
+          passage.head === ''
+            ? Math.min(1, ownShare / coverage)
+            : ownShare > 0
+              ? ownShare / (bestOwn.get(passage.head) ?? ownShare)
+              : 0
         const phrased =
           questionPairs.length > 0
             ? questionPairs.filter((pair) => passage.pairs.has(pair)).length / questionPairs.length
@@ -287,6 +318,7 @@ export class ExtractiveAnswerer implements Answerer {
           (0.5 + 0.5 * own) *
           (1 + PHRASE_WEIGHT * phrased) *
           (0.5 + 0.5 * retrieval) *
+          documentFit *
           (support / bestEvidence)
         candidates.push({ source, passage, coverage, score })
       }
@@ -357,6 +389,17 @@ function presence(input: AnswerInput, questionTerms: readonly string[], has: (te
     }
   }
   return total > 0 ? found / total : 0
+}
+
+/**
+ * How well a document's period fits the period a question names (1 for a perfect fit, half for a
+ * document of another period): the annual report of `FY2021` is quoted before the next year's,
+ * which repeats its figures as comparatives. Every document fits alike when the question names no
+ * period, or spans several.
+ */
+function periodFit(span: DocumentSpan | undefined): (documentId: string) => number {
+  if (!span || span.spread || span.periodScores.size === 0) return () => 1
+  return (documentId) => 0.5 + 0.5 * Math.min(1, span.periodScores.get(documentId) ?? 0)
 }
 
 /** What tells a quoted document apart in a trend or a comparison: its subject and period, as its card says. */

@@ -177,6 +177,61 @@ describe('extractive answerer: tables, spans and honesty', () => {
     ])
   })
 
+  it('quotes the report of the period the question names before the next one, which repeats its figures', async () => {
+    const sheet = (year: number) =>
+      [
+        'Globex Corporation Consolidated Balance Sheets (in millions)',
+        `| December 31, ${year} | December 31, ${year - 1}`,
+        year === 2022 ? 'Total current assets | 20,991 | 19,815' : 'Total current assets | 19,815 | 19,378',
+      ].join('\n')
+    const sources = [
+      chunk('fy2022', sheet(2022), {
+        table: true,
+        usageScore: 0.85,
+        card: card('Globex Corporation', 'fiscal 2022', '2022-12-31'),
+      }),
+      chunk('fy2021', sheet(2021), {
+        table: true,
+        usageScore: 0.9,
+        card: card('Globex Corporation', 'fiscal 2021', '2021-12-31'),
+      }),
+    ]
+    // `the latest year` resolved against the cards (documentSpan) to the fiscal 2022 report.
+    const question = "What were Globex's total current assets in the latest year?"
+    const span: DocumentSpan = { ...EMPTY_SPAN, documents: ['fy2022'], periodScores: new Map([['fy2022', 1]]) }
+    const answer = await answerer.answer(ask(question, sources, span))
+    expect(answer.cited[0]).toBe(0)
+    expect(answer.text.split('\n').find((line) => line.includes('['))).toContain('20,991 | 19,815 [1]')
+  })
+
+  it('quotes the row that gives the figure under its head before a sentence that only speaks of it', async () => {
+    const policy = chunk(
+      'policy',
+      'At December 31, 2018, Globex classified money market funds as cash and cash equivalents in its consolidated balance sheets.',
+      { usageScore: 0.9 },
+    )
+    const balance = [
+      'Globex Corporation Consolidated Balance Sheets (in thousands)',
+      '| December 31, 2018 | December 31, 2017',
+      'Cash and cash equivalents | 1,526,762 | 1,499,995',
+      'Accounts payable | 302,578 | 255,028',
+      'Total current liabilities | 3,041,492 | 2,583,721',
+    ].join('\n')
+    const answer = await answerer.answer(
+      ask(
+        'What were cash and cash equivalents in the consolidated balance sheets of Globex at December 31, 2018, in thousands?',
+        [policy, chunk('balance', balance, { table: true, usageScore: 0.8 })],
+      ),
+    )
+    // A row's own cells say only what it is; its head says where and when.
+    expect(
+      answer.text
+        .split('\n')
+        .find((line) => line.includes('['))
+        ?.trim(),
+    ).toBe('Cash and cash equivalents | 1,526,762 | 1,499,995 [2]')
+  })
+
   it('quotes about a name no document is about only what names it', async () => {
     const sources = [
       chunk(
@@ -189,5 +244,26 @@ describe('extractive answerer: tables, spans and honesty', () => {
     const span: DocumentSpan = { ...EMPTY_SPAN, unknownNames: questionNames(question, 'en') }
     const answer = await answerer.answer(ask(question, sources, span))
     expect(answer.text).not.toContain('20,000')
+  })
+
+  it('says "not found" when the only passage naming them shares nothing else with the question but a number', async () => {
+    const sources = [
+      chunk(
+        'initech',
+        [
+          'Hooli, Globex and Umbrella are some of our primary competitors in 2022.',
+          'Exhibit 10.5: Master Agreement, dated as of May 2, 2005, between Initech Corp. and Hooli Inc.',
+        ].join(' '),
+        { card: card('Initech Corp.', 'fiscal year 2022', '2022-12-31') },
+      ),
+    ]
+    for (const question of [
+      'Who are the primary customers of Hooli as of 2022?',
+      "What is Hooli's 2 year revenue growth?",
+    ]) {
+      const span: DocumentSpan = { ...EMPTY_SPAN, unknownNames: questionNames(question, 'en') }
+      const answer = await answerer.answer(ask(question, sources, span))
+      expect(answer, question).toMatchObject({ notFound: true, cited: [] })
+    }
   })
 })

@@ -136,6 +136,47 @@ describe('readCard', () => {
     expect(card.period?.label).toBe('fiscal year ended January 28, 2023 (fiscal 2022)')
   })
 
+  it("reads a 10-K's period from its first pages when the cover's `fiscal year ended` date is missing", async () => {
+    const cover = [
+      { text: 'FORM 10-K', size: 14 },
+      'ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934 FOR THE FISCAL YEAR ENDED',
+      { text: 'Fabrikam Holdings, Inc.', size: 14 },
+      '(Exact name of registrant as specified in its charter)',
+      'The aggregate market value of the voting stock held by non-affiliates as of June 30, 2020 was $4.1 billion.',
+      'As of February 19, 2021, there were 181,000,000 shares of common stock outstanding.',
+    ]
+    const restated = await parsePdf(
+      'restated.pdf',
+      await linesPdf([
+        cover,
+        ['This Annual Report on Form 10-K for the fiscal year ended December 31, 2020 describes our business.', FILLER],
+      ]),
+    )
+    expect(readCard(restated, context('restated.pdf')).period).toMatchObject({
+      start: '2020-01-01',
+      end: '2020-12-31',
+      fiscalYear: 2020,
+    })
+
+    // No sentence restates it: the date its first pages give most often ends its fiscal year, not
+    // the cover's market-value date.
+    const usual = await parsePdf(
+      'usual.pdf',
+      await linesPdf([
+        cover,
+        [
+          'As of December 31, 2020, we operated 31 properties.',
+          'Our cash stood at $2.1 billion as of December 31, 2020.',
+          'At December 31, 2020, we had 68,000 employees.',
+          FILLER,
+        ],
+      ]),
+    )
+    const card = readCard(usual, context('usual.pdf'))
+    expect(card.period).toMatchObject({ start: '2020-01-01', end: '2020-12-31', fiscalYear: 2020 })
+    expect(card.period?.label).toBe('fiscal year ended December 31, 2020 (fiscal 2020)')
+  })
+
   it('reads an earnings release: the headline names the company, the dateline its ticker and quarter', async () => {
     const parsed = await parseText(
       'release.md',

@@ -1,5 +1,5 @@
 import type { RetrievedChunk } from '../../retrieval/types.js'
-import { type AnalyzedToken, analyzeTokens } from '../../text/analysis.js'
+import { termsAndPairs } from '../../text/pairs.js'
 import { sentenceSegments } from '../../text/segments.js'
 
 /** What the offline answerer may quote from a chunk: a sentence, or a table row under its head. */
@@ -25,28 +25,6 @@ const CITATION = /\[\d+\]/g
 /** Fewer terms than this is a fragment (a page number, a lone label), not something to quote. */
 const MIN_PASSAGE_TERMS = 2
 const CELL = ' | '
-
-/**
- * A text's terms, and the pairs of terms that follow each other in it, one word or stop words apart
- * at most (`total current`, `current asset`), from one analysis.
- */
-export function termsAndPairs(text: string, language: string): { terms: Set<string>; pairs: Set<string> } {
-  const tokens = analyzeTokens(text, language)
-  return { terms: new Set(tokens.map((token) => token.term)), pairs: pairsOf(tokens) }
-}
-
-function pairsOf(tokens: readonly AnalyzedToken[]): Set<string> {
-  const pairs = new Set<string>()
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    const a = tokens[i] as (typeof tokens)[number]
-    // The next word's first term (a name's extra terms share its position).
-    let j = i + 1
-    while (j < tokens.length && (tokens[j] as typeof a).position === a.position) j++
-    const b = tokens[j]
-    if (b && b.position - a.position <= 2 && b.term !== a.term) pairs.add(`${a.term} ${b.term}`)
-  }
-  return pairs
-}
 
 function clean(text: string): string {
   return text.replace(CITATION, '').replace(/\s+/g, ' ').trim()

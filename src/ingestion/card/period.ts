@@ -217,7 +217,37 @@ function ownDate(coverText: string, reportDateOnly: boolean): PeriodMention | nu
   return null
 }
 
+/** Times a report's first pages must give a date for it to be taken as the end of its period. */
+const MIN_USUAL_END_MENTIONS = 2
+
+/**
+ * The end of a periodic report's period when no sentence states it: the full date its first pages
+ * give most often, at least twice (`As of December 31, 2018, we had …`), read as the end of a
+ * fiscal year (annual report) or a quarter. A cover's other dates (the market value `as of June
+ * 30`, the shares outstanding `as of February 22`) come once or twice.
+ */
+function usualReportEnd(headText: string, annual: boolean): PeriodMention | null {
+  const counts = new Map<string, { mention: PeriodMention; count: number }>()
+  for (const mention of periodsIn(headText, { bareYears: false })) {
+    if (mention.form !== 'date' || mention.grain !== 'day') continue
+    const entry = counts.get(mention.period.end)
+    if (entry) entry.count++
+    else counts.set(mention.period.end, { mention, count: 1 })
+  }
+  const ranked = [...counts.values()].sort((a, b) => b.count - a.count)
+  const [best, second] = ranked
+  if (!best || best.count < MIN_USUAL_END_MENTIONS || (second && second.count === best.count)) return null
+  const restated = `${annual ? 'fiscal year' : 'quarter'} ended ${best.mention.text}`
+  return periodsIn(restated, { bareYears: false }).find((m) => m.form === 'ended') ?? null
+}
+
 const STATEMENT_GRAINS = new Set(['quarter', 'half', 'nine-months', 'year'])
+/** The spans a periodic report covers, by kind: what its first pages restate as its period. */
+const REPORT_GRAINS: ReadonlyMap<DocumentKind, ReadonlySet<string>> = new Map([
+  ['annual report', new Set(['year'])],
+  ['quarterly report', new Set(['quarter'])],
+  ['interim report', new Set(['quarter', 'half', 'nine-months'])],
+])
 
 /** What the period is read from, beside the document's own text. */
 export interface PeriodContext {
@@ -258,6 +288,17 @@ export function periodOf(reading: CardReading, context: PeriodContext): CardPeri
   }
   const reportDate = ownDate(coverText, true)
   if (reportDate) return labelled(reportDate, language)
+  // A cover whose `fiscal year ended` date did not come out with its text (a form field): the
+  // report names its period again in its first pages (`This Annual Report … for the fiscal year
+  // ended December 31, 2021`).
+  const reportGrains = kind === null ? undefined : REPORT_GRAINS.get(kind)
+  if (reportGrains) {
+    const headText = textOf(reading.head)
+    const restated = periodsIn(headText, { bareYears: false }).find(
+      (m) => m.form === 'ended' && reportGrains.has(m.grain),
+    )
+    if (restated) return labelled(fromStatement(restated, headText, cover, kind), language)
+  }
   if (kind === 'earnings release') {
     const lastQuarter = lastQuarterOfNamedYear([...titleMentions, ...cover])
     if (lastQuarter && !titleMentions.some((m) => m.grain === 'quarter' && m.period.fiscalQuarter)) {
@@ -271,6 +312,8 @@ export function periodOf(reading: CardReading, context: PeriodContext): CardPeri
     const head = periodsIn(textOf(reading.head), { bareYears: false })
     return labelled(refineNamed(named, [...cover, ...head]), language)
   }
+  const usualEnd = reportGrains ? usualReportEnd(textOf(reading.head), kind === 'annual report') : null
+  if (usualEnd) return labelled(fromStatement(usualEnd, textOf(reading.head), cover, kind), language)
   const own = dated ? null : ownDate(proseText, false)
   if (own) return labelled(own, language)
   const titleYear = titleMentions.find((m) => m.form === 'year' || m.form === 'date' || m.form === 'range')
