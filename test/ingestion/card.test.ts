@@ -136,6 +136,20 @@ describe('readCard', () => {
     expect(card.period?.label).toBe('fiscal year ended January 28, 2023 (fiscal 2022)')
   })
 
+  it('takes the current year of a results release whose table gives the prior year first', async () => {
+    const parsed = await parseText(
+      'release.txt',
+      [
+        'Fabrikam reports fiscal 2023 results',
+        'Key Financials',
+        'Net sales | Twelve Months Ended June 30, 2022 $ million | Twelve Months Ended June 30, 2023 $ million',
+        'Fabrikam plc (NYSE: FAB) today reported results for the twelve months ended June 30, 2023.',
+      ].join('\n'),
+      'text/plain',
+    )
+    expect(readCard(parsed, context('release.txt')).period).toMatchObject({ start: '2022-07-01', end: '2023-06-30' })
+  })
+
   it("reads a 10-K's period from its first pages when the cover's `fiscal year ended` date is missing", async () => {
     const cover = [
       { text: 'FORM 10-K', size: 14 },

@@ -9,6 +9,7 @@ import {
   type PeriodMention,
   periodLabel,
   periodsIn,
+  spanDays,
 } from '../../text/periods.js'
 import { type CardReading, textOf } from './reading.js'
 
@@ -249,6 +250,24 @@ const REPORT_GRAINS: ReadonlyMap<DocumentKind, ReadonlySet<string>> = new Map([
   ['interim report', new Set(['quarter', 'half', 'nine-months'])],
 ])
 
+/** Days within which a later span of the same length is the current period beside a comparative one. */
+const COMPARATIVE_DAYS = 400
+
+/**
+ * The current period of a cover that states a span and its comparative (`Twelve Months Ended June
+ * 30, 2022 | Twelve Months Ended June 30, 2023`, prior year first): the latest span of the same
+ * length ending within a year or so after the first one stated.
+ */
+function currentOf(first: PeriodMention, cover: readonly PeriodMention[]): PeriodMention {
+  let current = first
+  for (const mention of cover) {
+    if (mention.form !== 'ended' || mention.grain !== first.grain) continue
+    const days = spanDays(first.period.end, mention.period.end)
+    if (days > 0 && days <= COMPARATIVE_DAYS && mention.period.end > current.period.end) current = mention
+  }
+  return current
+}
+
 /** What the period is read from, beside the document's own text. */
 export interface PeriodContext {
   readonly kind: DocumentKind | null
@@ -282,7 +301,8 @@ export function periodOf(reading: CardReading, context: PeriodContext): CardPeri
     const date = ownDate(proseText, false)
     if (date) return labelled(date, language)
   }
-  const statement = cover.find((m) => m.form === 'ended' && STATEMENT_GRAINS.has(m.grain))
+  const first = cover.find((m) => m.form === 'ended' && STATEMENT_GRAINS.has(m.grain))
+  const statement = first ? currentOf(first, cover) : undefined
   if (statement) {
     return labelled(fromStatement(statement, textOf(reading.head), cover, kind), language)
   }
