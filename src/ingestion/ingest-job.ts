@@ -319,7 +319,8 @@ export class IngestJobHandler implements JobHandler {
   private async inputFor(document: DocumentRecord, filePath: string, run: Timestamp): Promise<DocumentToProcess> {
     const { settings, store } = this.deps
     const { size } = await stat(filePath)
-    const mimeType = await detectMimeType(filePath, document.objectName, size)
+    // Read again (detection improves between versions), with the type found at upload as the declared one.
+    const mimeType = await detectMimeType(filePath, document.objectName, size, document.mimeType)
     if (mimeType !== document.mimeType) {
       await store.knowledgeBase.updateProcessing(
         document.companyId,

@@ -31,6 +31,9 @@ export interface EncodingOptions {
 
 function bomEncoding(bytes: Uint8Array): string | null {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8'
+  // UTF-32's little-endian mark starts like UTF-16's.
+  if (bytes[0] === 0xff && bytes[1] === 0xfe && bytes[2] === 0 && bytes[3] === 0) return 'utf-32le'
+  if (bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff) return 'utf-32be'
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le'
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be'
   return null
@@ -48,6 +51,24 @@ function utf16WithoutBom(bytes: Uint8Array): string | null {
   }
   if (oddZeros >= pairs * 0.4 && evenZeros <= pairs * 0.05) return 'utf-16le'
   if (evenZeros >= pairs * 0.4 && oddZeros <= pairs * 0.05) return 'utf-16be'
+  return null
+}
+
+/**
+ * UTF-32 without a BOM: in nearly every group of four bytes, the two high bytes of a character of
+ * the Basic Multilingual Plane are zero and its low byte is not.
+ */
+function utf32WithoutBom(bytes: Uint8Array): string | null {
+  const groups = Math.floor(bytes.length / 4)
+  if (groups < 2) return null
+  let little = 0
+  let big = 0
+  for (let i = 0; i + 3 < bytes.length; i += 4) {
+    if (bytes[i + 3] === 0 && bytes[i + 2] === 0 && (bytes[i] !== 0 || bytes[i + 1] !== 0)) little++
+    if (bytes[i] === 0 && bytes[i + 1] === 0 && (bytes[i + 3] !== 0 || bytes[i + 2] !== 0)) big++
+  }
+  if (little >= groups * 0.95) return 'utf-32le'
+  if (big >= groups * 0.95) return 'utf-32be'
   return null
 }
 
@@ -117,7 +138,8 @@ function guessLegacyCharset(bytes: Uint8Array): string {
 
 /**
  * The encoding of a text sample, or null when the bytes do not look like text at all (NUL bytes
- * outside UTF-16, many control characters). Order: BOM, UTF-16 without BOM (zero-byte pattern),
+ * outside UTF-16 and UTF-32, many control characters). Order: BOM, UTF-32 then UTF-16 without BOM
+ * (zero-byte patterns),
  * (nearly) valid UTF-8, the declared charset, then jschardet for legacy charsets with windows-1252 as the
  * fallback for single-byte text it is unsure about.
  */
@@ -126,10 +148,11 @@ export function sniffTextEncoding(sample: Uint8Array, options: EncodingOptions =
   const truncated = options.truncated ?? false
   const bom = bomEncoding(sample)
   if (bom === 'utf-8') return bom
-  const utf16 = bom ?? utf16WithoutBom(sample)
-  if (utf16) {
-    const even = sample.subarray(0, sample.length - (sample.length % 2))
-    return controlRatio(iconv.decode(even, utf16)) <= MAX_CONTROL_RATIO ? utf16 : null
+  const wide = bom ?? utf32WithoutBom(sample) ?? utf16WithoutBom(sample)
+  if (wide) {
+    const unit = wide.startsWith('utf-32') ? 4 : 2
+    const whole = sample.subarray(0, sample.length - (sample.length % unit))
+    return controlRatio(iconv.decode(whole, wide)) <= MAX_CONTROL_RATIO ? wide : null
   }
   if (sample.includes(0)) return null
   if (isValidUtf8(sample, truncated) || mostlyUtf8(sample)) return 'utf-8'

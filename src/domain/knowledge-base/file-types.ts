@@ -3,6 +3,7 @@ import { extname } from 'node:path'
 import { fileTypeFromFile } from 'file-type'
 import iconv from 'iconv-lite'
 import { sniffTextEncoding } from '../../ingestion/text-decoding.js'
+import { signatureHolds } from '../../ingestion/weak-signatures.js'
 
 /** What is stored when neither the content nor the name says more. */
 export const UNKNOWN_MIME_TYPE = 'application/octet-stream'
@@ -26,6 +27,86 @@ const TEXT_EXTENSIONS: Readonly<Record<string, string>> = {
   '.rtf': 'application/rtf',
   '.yaml': 'application/yaml',
   '.yml': 'application/yaml',
+  '.ndjson': 'application/x-ndjson',
+  '.jsonl': 'application/x-ndjson',
+  '.rst': 'text/plain',
+  '.org': 'text/plain',
+  '.adoc': 'text/plain',
+  '.tex': 'text/plain',
+  '.ini': 'text/plain',
+  '.cfg': 'text/plain',
+  '.conf': 'text/plain',
+  '.toml': 'text/plain',
+  '.properties': 'text/plain',
+  '.out': 'text/plain',
+  '.err': 'text/plain',
+  '.sql': 'text/plain',
+  '.css': 'text/plain',
+  '.js': 'text/plain',
+  '.mjs': 'text/plain',
+  '.cjs': 'text/plain',
+  '.ts': 'text/plain',
+  '.tsx': 'text/plain',
+  '.jsx': 'text/plain',
+  '.py': 'text/plain',
+  '.rb': 'text/plain',
+  '.php': 'text/plain',
+  '.java': 'text/plain',
+  '.kt': 'text/plain',
+  '.scala': 'text/plain',
+  '.go': 'text/plain',
+  '.rs': 'text/plain',
+  '.c': 'text/plain',
+  '.h': 'text/plain',
+  '.cc': 'text/plain',
+  '.cpp': 'text/plain',
+  '.hpp': 'text/plain',
+  '.cs': 'text/plain',
+  '.swift': 'text/plain',
+  '.m': 'text/plain',
+  '.r': 'text/plain',
+  '.pl': 'text/plain',
+  '.lua': 'text/plain',
+  '.sh': 'text/plain',
+  '.bash': 'text/plain',
+  '.ps1': 'text/plain',
+  '.bat': 'text/plain',
+}
+
+/** Declared types (a multipart part's `Content-Type`) that say text beside `text/*`, as stored. */
+const DECLARED_TEXT: Readonly<Record<string, string>> = {
+  'application/json': 'application/json',
+  'application/x-ndjson': 'application/x-ndjson',
+  'application/xml': 'application/xml',
+  'application/yaml': 'application/yaml',
+  'application/x-yaml': 'application/yaml',
+  'application/xhtml+xml': 'application/xhtml+xml',
+  'application/rtf': 'application/rtf',
+  'application/csv': 'text/csv',
+  'application/javascript': 'text/plain',
+  'application/x-sh': 'text/plain',
+  'application/sql': 'text/plain',
+  'message/rfc822': 'message/rfc822',
+}
+
+/** Text types stored as they are declared; any other `text/*` is stored as `text/plain`. */
+const KNOWN_TEXT = new Set([
+  'text/plain',
+  'text/csv',
+  'text/tab-separated-values',
+  'text/markdown',
+  'text/html',
+  'text/xml',
+  'text/yaml',
+  'text/rtf',
+])
+
+/** The text type a declared type says, or undefined when it says none (`application/octet-stream`, an image…). */
+function declaredTextType(declared: string | undefined): string | undefined {
+  const type = declared?.split(';')[0]?.trim().toLowerCase()
+  if (!type) return undefined
+  if (type.startsWith('text/')) return KNOWN_TEXT.has(type) ? type : 'text/plain'
+  return DECLARED_TEXT[type]
 }
 
 const SNIFF_BYTES = 64 * 1024
@@ -85,29 +166,42 @@ export function looksLikeEmail(text: string): boolean {
 }
 
 /**
- * The MIME type of a stored upload, from its content first (magic numbers), then, for text
- * formats that have none, from the file name's extension once the bytes are known to be text.
- * Other text is `text/plain`; anything else (and an empty file with an unknown name) is
- * application/octet-stream. Never rejects: ingestion decides what it can read.
+ * The MIME type of a stored upload.
+ *
+ * The content decides first (magic numbers, by `file-type`), except that a signature text can
+ * start with by chance (`BM`, `ID3`, `MZ`, `%PDF`, a media box, `RIFF`) counts, when the bytes read
+ * as text, only if its format's header fields are there too (weak-signatures.ts): `BM…` is not a
+ * bitmap in `notes.txt`. Bytes that read as text (UTF-8, UTF-16 or UTF-32 with or without a BOM,
+ * a legacy charset such as Latin-1; no NUL bytes or control characters beyond a trace) are then
+ * text: of the type their name or declared type says, else `text/plain`, or `message/rfc822` when
+ * they open with mail headers. Anything else (and an empty file with an unknown name) is
+ * application/octet-stream. Never rejects: ingestion decides what it can read. `declaredType` is what the client declared (a multipart part's type, or the
+ * type stored at upload when the document is processed again).
  */
-export async function detectMimeType(path: string, fileName: string, size: number): Promise<string> {
+export async function detectMimeType(
+  path: string,
+  fileName: string,
+  size: number,
+  declaredType?: string,
+): Promise<string> {
   const byExtension = TEXT_EXTENSIONS[extname(fileName).toLowerCase()]
-  if (size === 0) return byExtension ?? UNKNOWN_MIME_TYPE
+  const namedText = byExtension ?? declaredTextType(declaredType)
+  if (size === 0) return namedText ?? UNKNOWN_MIME_TYPE
   const bytes = await head(path)
   const encoding = sniffTextEncoding(bytes, { truncated: size > bytes.length })
-  // UTF-16 text with a byte-order mark looks like an MPEG audio frame to file-type.
-  const utf16Text = encoding === 'utf-16le' || encoding === 'utf-16be'
-  const sniffed = utf16Text ? undefined : await fileTypeFromFile(path)
-  // XHTML starts with an XML declaration; its name says which it is.
-  if (sniffed?.mime === 'application/xml' && (byExtension === 'text/html' || byExtension === 'application/xhtml+xml')) {
-    return byExtension
+  const mailOrText = (type: string) =>
+    type === 'text/plain' && encoding && looksLikeEmail(iconv.decode(bytes, encoding)) ? 'message/rfc822' : type
+  // Text in UTF-16 or UTF-32 looks like an MPEG audio frame (or worse) to file-type.
+  const wide = encoding?.startsWith('utf-16') || encoding?.startsWith('utf-32')
+  const sniffed = wide ? undefined : await fileTypeFromFile(path)
+  if (sniffed && (!encoding || signatureHolds(sniffed, bytes, size))) {
+    // XHTML starts with an XML declaration; its name says which it is.
+    const xhtml =
+      sniffed.mime === 'application/xml' && (namedText === 'text/html' || namedText === 'application/xhtml+xml')
+    return xhtml ? namedText : sniffed.mime
   }
-  if (sniffed) return sniffed.mime
   if (!encoding) return UNKNOWN_MIME_TYPE
-  if ((byExtension === undefined || byExtension === 'text/plain') && looksLikeEmail(iconv.decode(bytes, encoding))) {
-    return 'message/rfc822'
-  }
-  return byExtension ?? 'text/plain'
+  return mailOrText(namedText ?? 'text/plain')
 }
 
 /** `document_type` of the metadata: `image` for images, `text` for everything else. */

@@ -23,6 +23,8 @@ export interface ReceivedFile {
   readonly name: string
   readonly size: number
   readonly sha256: string
+  /** The type the client declared for it (a multipart part's `Content-Type`), if any: a hint that it is text. */
+  readonly declaredType?: string
 }
 
 /** Endpoint 13's fields, parsed but not yet checked against the knowledge base. */
@@ -100,7 +102,7 @@ export async function uploadDocument(
   // Checked early so a full knowledge base costs no blob write, and again under the company lock.
   await assertRoomFor(store, company, existing, request.file.size)
 
-  const mimeType = await detectMimeType(request.file.path, objectName, request.file.size)
+  const mimeType = await detectMimeType(request.file.path, objectName, request.file.size, request.file.declaredType)
   const blobKey = `${companyId}/${newId()}`
   await blobs.put(blobKey, createReadStream(request.file.path))
   let result: { id: string; replacedBlob: string | undefined }

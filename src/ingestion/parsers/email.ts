@@ -74,10 +74,10 @@ async function attachmentBlocks(
   try {
     const path = join(dir, `attachment${/\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? ''}`)
     await writeFile(path, attachment.content)
-    const sniffed = await detectMimeType(path, name, attachment.size)
+    const declared = attachment.contentType.toLowerCase()
+    const sniffed = await detectMimeType(path, name, attachment.size, declared)
     const { parserFor, supportedMimeTypes } = await import('./registry.js')
     const supported = new Set(supportedMimeTypes())
-    const declared = attachment.contentType.toLowerCase()
     const mimeType =
       sniffed !== UNKNOWN_MIME_TYPE && (supported.has(sniffed) || !supported.has(declared)) ? sniffed : declared
     const prefix = `a${index}-`

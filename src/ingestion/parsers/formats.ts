@@ -21,6 +21,7 @@ export const MARKDOWN_TYPES = ['text/markdown', 'text/x-markdown'] as const
 export const TEXT_TYPES = [
   'text/plain',
   'application/json',
+  'application/x-ndjson',
   'application/xml',
   'text/xml',
   'application/yaml',

@@ -182,7 +182,7 @@ export async function receiveUpload(
           throw malformed(error)
         })
         if (part.file.truncated) tooLarge = true
-        else file = { path: temp, name: part.filename, ...saved }
+        else file = { path: temp, name: part.filename, declaredType: part.mimetype, ...saved }
         continue
       }
       const text = fieldText(part.value)
