@@ -127,6 +127,7 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     maxCells: config.analysisMaxCells,
     engine: { memoryLimit: `${config.analysisMemoryMb}MB`, threads: 2 },
     ingestLimits: ingestSettings(config).limits,
+    soffice: ingestSettings(config).soffice,
   }
   const tableCache = new TableCache(blobs, {
     ...tableFileSettings,

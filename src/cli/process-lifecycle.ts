@@ -31,6 +31,13 @@ export function logPdfTextReader(logger: Logger, config: Config): void {
       { pdfText: 'pdf.js' },
       'PDF text is read with pdf.js: no mutool (mupdf-tools 1.19 or later) was found; with it PDFs are processed about 2.4 times faster',
     )
+  if (ingestSettings(config).soffice)
+    logger.info({ legacyOffice: 'soffice' }, 'legacy Office files (.xls, .xlsb, .ppt) are read through LibreOffice')
+  else
+    logger.info(
+      { legacyOffice: null },
+      'no LibreOffice (soffice) was found: .xls, .xlsb and .ppt files will end in ERROR naming the package to install',
+    )
 }
 
 /**

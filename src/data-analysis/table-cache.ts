@@ -28,6 +28,8 @@ export interface TableCacheSettings {
   readonly maxBytes: number
   readonly engine: EngineLimits
   readonly ingestLimits: IngestLimits
+  /** LibreOffice's `soffice` for legacy workbooks; null or absent: not installed. */
+  readonly soffice?: string | null
 }
 
 /** Loaded documents kept at most, whatever their size. */

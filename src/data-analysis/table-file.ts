@@ -3,7 +3,8 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { AppError } from '../domain/errors.js'
 import type { IngestLimits, TableBlock } from '../ingestion/model.js'
 import { detectDelimiter } from '../ingestion/parsers/csv.js'
-import { ODS_TYPES, XLSX_TYPES } from '../ingestion/parsers/formats.js'
+import { ODS_TYPES, XLS, XLSB, XLSX_TYPES } from '../ingestion/parsers/formats.js'
+import { convertWithLibreOffice } from '../ingestion/parsers/libreoffice.js'
 import { spreadsheetParser } from '../ingestion/parsers/spreadsheet.js'
 import { detectFileEncoding, readTextSample } from '../ingestion/text-decoding.js'
 import { type EngineLimits, openDuckDb, queryRows, quoteLiteral } from './duckdb.js'
@@ -13,10 +14,16 @@ import type { ColumnSchema } from './types.js'
 
 export const CSV_TYPES = ['text/csv', 'text/tab-separated-values', 'application/csv'] as const
 const SHEET_TYPES: readonly string[] = [...XLSX_TYPES, ...ODS_TYPES]
+/** Legacy workbooks, loaded once LibreOffice has converted them to .xlsx. */
+const LEGACY_SHEET_TYPES: readonly string[] = [XLS, XLSB]
 
 /** Whether data-analysis mode can load a document of this type. */
 export function isTableType(mimeType: string): boolean {
-  return (CSV_TYPES as readonly string[]).includes(mimeType) || SHEET_TYPES.includes(mimeType)
+  return (
+    (CSV_TYPES as readonly string[]).includes(mimeType) ||
+    SHEET_TYPES.includes(mimeType) ||
+    LEGACY_SHEET_TYPES.includes(mimeType)
+  )
 }
 
 /**
@@ -51,6 +58,8 @@ export interface TableFileSettings {
   readonly maxCells: number
   readonly engine: EngineLimits
   readonly ingestLimits: IngestLimits
+  /** LibreOffice's `soffice`, which turns .xls and .xlsb into .xlsx first; null: not installed. */
+  readonly soffice?: string | null
 }
 
 const DELIMITERS = { comma: ',', semicolon: ';', tab: '\t' } as const
@@ -65,7 +74,7 @@ export function tooLarge(max: number): AppError {
 export function notATable(document: { readonly id: string; readonly objectName: string }): AppError {
   return new AppError(
     'not_a_table',
-    `document ${document.id} (${document.objectName}) is not a table: data analysis takes CSV, TSV, XLSX and ODS documents`,
+    `document ${document.id} (${document.objectName}) is not a table: data analysis takes CSV, TSV, XLSX, XLS, XLSB and ODS documents`,
   )
 }
 
@@ -180,6 +189,24 @@ async function loadTables(
     )
   } else if (SHEET_TYPES.includes(source.mimeType)) {
     raws = await loadXlsx(connection, source.path, 'raw', maxCells)
+  } else if (LEGACY_SHEET_TYPES.includes(source.mimeType)) {
+    if (!settings.soffice) {
+      throw new AppError(
+        'not_a_table',
+        `document ${source.documentId} (${source.objectName}) is a legacy Excel workbook, which data analysis reads through LibreOffice; it is not installed on the server`,
+      )
+    }
+    const converted = await convertWithLibreOffice(
+      settings.soffice,
+      source.path,
+      'xlsx',
+      settings.ingestLimits.timeBudgetMs,
+    )
+    try {
+      raws = await loadXlsx(connection, converted.path, 'raw', maxCells)
+    } finally {
+      await converted.cleanup()
+    }
   } else {
     throw notATable({ id: source.documentId, objectName: source.objectName })
   }

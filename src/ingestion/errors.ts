@@ -21,4 +21,12 @@ export const ingestErrors = {
   /** `format`: `PDF`, `XLSX`, `ODT`… */
   passwordProtected: (format = 'PDF') => new IngestError(`the ${format} is password-protected`, true),
   limit: (what: string) => new IngestError(`limit exceeded: ${what}`, true),
+  /** A format read through LibreOffice on a server without it: says what to install. */
+  needsLibreOffice: (format: string) =>
+    new IngestError(
+      `reading ${format} files needs LibreOffice, which is not installed on the server: install it (Debian and ` +
+        'Ubuntu: apt-get install libreoffice-calc-nogui libreoffice-impress-nogui libreoffice-writer-nogui), ' +
+        'restart Lantern, then process the document again',
+      true,
+    ),
 }

@@ -13,6 +13,7 @@ import type { Repositories, Store } from '../storage/store.js'
 import { IngestError } from './errors.js'
 import { type IndexWrites, indexWritesFor } from './grouped-writes.js'
 import type { IngestLimits } from './model.js'
+import { libreOfficeRuns } from './parsers/libreoffice.js'
 import { mutoolRuns } from './parsers/pdf-mutool.js'
 import type { DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
 import { BATCH_CHUNKS } from './process-document.js'
@@ -32,6 +33,8 @@ export interface IngestSettings {
   readonly ocrLanguages: readonly string[]
   /** MuPDF's `mutool` for the text layer of PDFs, or null for pdf.js (LANTERN_PDF_TEXT). */
   readonly mutool: string | null
+  /** LibreOffice's `soffice` when it runs here (detected once), or null. */
+  readonly soffice: string | null
   readonly chunkTokens: number
   readonly chunkOverlapTokens: number
   /** Progress is written to the document at most this often. */
@@ -52,6 +55,7 @@ export function ingestSettings(config: Config): IngestSettings {
     },
     ocrLanguages: config.ocrLanguages,
     mutool: mutoolFor(config.pdfText),
+    soffice: libreOfficeRuns() ? 'soffice' : null,
     chunkTokens: config.chunkTokens,
     chunkOverlapTokens: config.chunkOverlapTokens,
     progressIntervalMs: 500,
@@ -344,6 +348,7 @@ export class IngestJobHandler implements JobHandler {
       limits: settings.limits,
       ocrLanguages: settings.ocrLanguages,
       mutool: settings.mutool,
+      soffice: settings.soffice,
       autoDescription: document.autoDescription && document.descriptionType === 'ai',
       chunkTokens: settings.chunkTokens,
       chunkOverlapTokens: settings.chunkOverlapTokens,

@@ -95,6 +95,8 @@ export interface ParseInput {
   readonly ocrLanguages: readonly string[]
   /** MuPDF's `mutool` command for the text layer of PDFs; absent or null: pdf.js reads it. */
   readonly mutool?: string | null
+  /** LibreOffice's `soffice`, to convert legacy Office formats (.xls, .xlsb, .ppt); absent or null: not installed. */
+  readonly soffice?: string | null
   /** Reports progress in pages (or other units) done of total. */
   readonly progress: (done: number, total: number) => void
 }

@@ -20,6 +20,8 @@ export interface DocumentToProcess {
   readonly ocrLanguages: readonly string[]
   /** MuPDF's `mutool` for the text layer of PDFs; null: pdf.js. */
   readonly mutool: string | null
+  /** LibreOffice's `soffice` for the legacy Office formats it converts; null: not installed. */
+  readonly soffice: string | null
   /** Generate a description (description_type `ai`). */
   readonly autoDescription: boolean
   /** Chunk size in tokens (cl100k) and overlap. */

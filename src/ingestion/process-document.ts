@@ -72,6 +72,7 @@ export async function processDocumentInBatches(
     limits: input.limits,
     ocrLanguages: input.ocrLanguages,
     mutool: input.mutool,
+    soffice: input.soffice,
     progress,
   })
   const language = detectLanguage(languageSample(parsed))

@@ -487,6 +487,7 @@ describe('the card in processing and in the description', () => {
         limits: LIMITS,
         ocrLanguages: ['eng'],
         mutool,
+        soffice: null,
         autoDescription: true,
         chunkTokens: 200,
         chunkOverlapTokens: 20,

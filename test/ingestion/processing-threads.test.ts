@@ -26,6 +26,7 @@ function note(n: number): DocumentToProcess {
     limits: LIMITS,
     ocrLanguages: ['eng'],
     mutool: null,
+    soffice: null,
     autoDescription: false,
     chunkTokens: 200,
     chunkOverlapTokens: 20,

@@ -115,6 +115,7 @@ describe.each(storeModes())('%s: staged chunks', (mode) => {
         limits: LIMITS,
         ocrLanguages: ['eng'],
         mutool: null,
+        soffice: null,
         autoDescription: false,
         chunkTokens: 40,
         chunkOverlapTokens: 0,

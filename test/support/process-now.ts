@@ -50,6 +50,7 @@ export async function processNow(
         limits: LIMITS,
         ocrLanguages: ['eng'],
         mutool: null,
+        soffice: null,
         autoDescription: options.autoDescription ?? false,
         chunkTokens: 120,
         chunkOverlapTokens: 20,

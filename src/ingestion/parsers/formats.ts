@@ -36,5 +36,10 @@ export const PPTX = 'application/vnd.openxmlformats-officedocument.presentationm
 export const ODP = 'application/vnd.oasis.opendocument.presentation'
 export const ODT = 'application/vnd.oasis.opendocument.text'
 export const RTF_TYPES = ['application/rtf', 'text/rtf'] as const
+export const XLS = 'application/vnd.ms-excel'
+export const XLSB = 'application/vnd.ms-excel.sheet.binary.macroenabled.12'
+export const PPT = 'application/vnd.ms-powerpoint'
+/** Legacy Office formats read through LibreOffice (legacy-office.ts). */
+export const LEGACY_OFFICE_TYPES = [XLS, XLSB, PPT] as const
 /** Compound File Binary containers (legacy Office, encrypted OOXML): recognised, not read. */
 export const CFB = 'application/x-cfb'

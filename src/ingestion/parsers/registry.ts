@@ -7,6 +7,7 @@ import {
   EMAIL_TYPES,
   HTML_TYPES,
   IMAGE_TYPES,
+  LEGACY_OFFICE_TYPES,
   MARKDOWN_TYPES,
   ODP,
   ODS_TYPES,
@@ -43,6 +44,7 @@ const PARSERS: readonly ParserFamily[] = [
   { mimeTypes: [PPTX, ODP], load: async () => (await import('./pptx.js')).presentationParser },
   { mimeTypes: [ODT], load: async () => (await import('./odf-text.js')).odtParser },
   { mimeTypes: RTF_TYPES, load: async () => (await import('./rtf.js')).rtfParser },
+  { mimeTypes: LEGACY_OFFICE_TYPES, load: async () => (await import('./legacy-office.js')).legacyOfficeParser },
 ]
 
 /**

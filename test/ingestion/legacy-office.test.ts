@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ExcelJS from 'exceljs'
+import PptxGenModule from 'pptxgenjs'
+import { describe, expect, it } from 'vitest'
+import type { ParsedDocument, TableBlock } from '../../src/ingestion/model.js'
+import { PPT, XLS } from '../../src/ingestion/parsers/formats.js'
+import { legacyOfficeParser } from '../../src/ingestion/parsers/legacy-office.js'
+import { libreOfficeRuns } from '../../src/ingestion/parsers/libreoffice.js'
+import { sharedData } from '../support/shared-data.js'
+import { inputFor, tempFiles } from './text-formats-support.js'
+
+const file = tempFiles()
+const soffice = libreOfficeRuns() ? 'soffice' : null
+if (!soffice) console.log('LibreOffice (soffice) not installed: the .xls and .ppt conversions are SKIPPED')
+const robustness = sharedData('parser-robustness', 'the .xls and .ppt files of the corpus are not read')
+const PptxGenJS = ((PptxGenModule as unknown as { default?: unknown }).default ??
+  PptxGenModule) as typeof PptxGenModule.default
+
+/** Writes `bytes` as `name`, then has LibreOffice convert it to `format` (`xls`, `ppt`): a legacy file written by an office suite. */
+async function legacyFile(name: string, bytes: Buffer, format: string): Promise<string> {
+  const source = await file(name, bytes)
+  execFileSync(
+    'soffice',
+    [
+      '--headless',
+      `-env:UserInstallation=file://${dirname(source)}/profile`,
+      '--convert-to',
+      format,
+      '--outdir',
+      dirname(source),
+      source,
+    ],
+    { stdio: 'ignore', timeout: 120_000 },
+  )
+  return source.replace(/\.[a-z]+$/, `.${format}`)
+}
+
+async function workbook(): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook()
+  const sales = wb.addWorksheet('Sales')
+  sales.addRow(['Region', 'Quarter', 'Revenue'])
+  sales.addRow(['North', 'Q1', 1250.5])
+  sales.addRow(['South', 'Q1', 980])
+  const staff = wb.addWorksheet('Staff')
+  staff.addRow(['Name', 'Team'])
+  staff.addRow(['Ada', 'Research'])
+  return Buffer.from((await wb.xlsx.writeBuffer()) as ArrayBuffer)
+}
+
+async function deck(): Promise<Buffer> {
+  const pptx = new PptxGenJS()
+  for (let n = 1; n <= 3; n++) {
+    const slide = pptx.addSlide()
+    slide.addText(`Slide ${n}: lantern sales in region ${n}`, { x: 0.5, y: 0.5, w: 9, h: 1 })
+  }
+  return (await pptx.write({ outputType: 'nodebuffer' })) as Buffer
+}
+
+const tables = (parsed: ParsedDocument) => parsed.blocks.filter((b): b is TableBlock => b.kind === 'table')
+const parse = (path: string, mimeType: string) => legacyOfficeParser.parse(inputFor(path, mimeType, { soffice }))
+
+describe.skipIf(!soffice)('legacy Office formats through LibreOffice', () => {
+  it('reads every sheet of an .xls as a table, with its sheet and rows', async () => {
+    const parsed = await parse(await legacyFile('book.xlsx', await workbook(), 'xls'), XLS)
+    const [sales, staff] = tables(parsed)
+    expect(sales?.sheet).toBe('Sales')
+    expect(sales?.header).toEqual(['Region', 'Quarter', 'Revenue'])
+    expect(sales?.rows.map((row) => row.cells)).toEqual([
+      ['North', 'Q1', '1250.5'],
+      ['South', 'Q1', '980'],
+    ])
+    expect(staff?.sheet).toBe('Staff')
+    expect(staff?.rows[0]?.cells).toEqual(['Ada', 'Research'])
+  }, 120_000)
+
+  it('reads a .ppt slide by slide, with slide numbers', async () => {
+    const parsed = await parse(await legacyFile('deck.pptx', await deck(), 'ppt'), PPT)
+    const slides = parsed.blocks.filter((block) => 'text' in block && String(block.text).includes('lantern sales'))
+    expect(slides.map((block) => block.page)).toEqual([1, 2, 3])
+    expect(slides.map((block) => ('text' in block ? block.text : ''))).toEqual([
+      'Slide 1: lantern sales in region 1',
+      'Slide 2: lantern sales in region 2',
+      'Slide 3: lantern sales in region 3',
+    ])
+  }, 120_000)
+
+  it.skipIf(!robustness)(
+    'reads the corpus files: an Excel 97 workbook and a PowerPoint 97 deck',
+    async () => {
+      const dir = fileURLToPath(robustness as URL)
+      const xls = await parse(join(dir, 'tika-test-documents/testEXCEL.xls'), XLS)
+      expect(tables(xls)[0]?.sheet).toBe('Feuil1')
+      const ppt = await parse(join(dir, 'unstructured-example-docs/language-docs/eng_spa_mult.ppt'), PPT)
+      expect(ppt.blocks.some((block) => block.page === 5)).toBe(true)
+      expect(JSON.stringify(ppt.blocks)).toContain('All human beings are born free and equal')
+    },
+    120_000,
+  )
+})
+
+describe('legacy Office formats without LibreOffice', () => {
+  it('end in a permanent error naming the package to install', async () => {
+    const path = await file('old.xls', await readFile(fileURLToPath(import.meta.url)))
+    await expect(legacyOfficeParser.parse(inputFor(path, XLS, { soffice: null }))).rejects.toMatchObject({
+      permanent: true,
+      message: expect.stringContaining('libreoffice-calc-nogui'),
+    })
+  })
+})
