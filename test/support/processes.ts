@@ -34,10 +34,19 @@ export interface CliResult {
   readonly code: number | null
   readonly stdout: string
   readonly stderr: string
+  /** True when the process was still running after `timeoutMs` and was killed. */
+  readonly timedOut: boolean
 }
 
-/** Runs `lantern <args>` as a real process (through tsx) and collects its output and exit code. */
-export function runCli(args: readonly string[], env: ProcessEnv = {}): Promise<CliResult> {
+/**
+ * Runs `lantern <args>` as a real process (through tsx) and collects its output and exit code.
+ * With `timeoutMs`, a process still running then is killed and the result says so.
+ */
+export function runCli(
+  args: readonly string[],
+  env: ProcessEnv = {},
+  options: { readonly timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [...CLI, ...args], {
       cwd: ROOT,
@@ -46,14 +55,28 @@ export function runCli(args: readonly string[], env: ProcessEnv = {}): Promise<C
     })
     let stdout = ''
     let stderr = ''
+    let timedOut = false
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true
+            child.kill('SIGKILL')
+          }, options.timeoutMs)
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk
     })
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk
     })
-    child.on('error', reject)
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }))
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolvePromise({ code, stdout, stderr, timedOut })
+    })
   })
 }
 

@@ -10,7 +10,20 @@ import { parseTagNames, resolveTagIds } from '../ingest/tags.js'
 import { uploadTree } from '../ingest/upload-tree.js'
 import { waitForProcessing } from '../ingest/wait.js'
 import { walkTree } from '../ingest/walk.js'
-import { INGEST_USAGE } from '../usage.js'
+
+export const INGEST_USAGE = `usage: lantern ingest <dir> [--path /folder] [--tags a,b] [--overwrite] [--no-wait] [--timeout 3600]
+                      [--concurrency 4] [--url http://127.0.0.1:8080] [--credentials FILE] [--json]
+
+  Uploads every file under <dir> (dot files and symbolic links skipped) through the HTTP API into
+  the folder --path (default /), mirroring sub-directories, then waits until each document is
+  processed. Files already in their folder are skipped unless --overwrite, so a run can be resumed.
+  --tags: tag names, created when missing. --no-wait: return once the uploads are accepted.
+  --timeout: seconds to wait for processing, in all. --concurrency: uploads at a time (1 to 64).
+  --url: the server, else the credentials file's base_url, else http://127.0.0.1:8080.
+  --json: nothing but the final summary, as one JSON line.
+  Credentials: --credentials FILE, else LANTERN_CLIENT_ID and LANTERN_CLIENT_SECRET (and
+  LANTERN_APP_NAME), else $LANTERN_DATA_DIR/credentials.json.
+  Exit code 0 when every file was skipped or processed, 8 when some failed (listed at the end).`
 
 const OPTIONS = {
   path: { type: 'string', default: '/' },

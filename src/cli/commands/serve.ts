@@ -1,15 +1,25 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import pino, { type Logger } from 'pino'
-import { type AppContext, buildAppContext } from '../../app-context.js'
+import type { Logger } from 'pino'
+import type { AppContext } from '../../app-context.js'
 import type { Config } from '../../config.js'
 import { bootstrapFirstCompany } from '../../domain/companies/bootstrap.js'
-import { buildServer } from '../../http/server.js'
 import type { JobRunner } from '../../jobs/runner.js'
 import { newId } from '../../lib/ids.js'
-import { assertMigrated, logPdfTextReader, stopOnSignals } from '../process-lifecycle.js'
 import { credentialsJson } from './admin.js'
+
+export const SERVE_USAGE = `usage: lantern serve
+
+  Runs the HTTP API on HOST:PORT (default 127.0.0.1:8080) until SIGTERM or SIGINT, then lets
+  in-flight requests finish (LANTERN_SHUTDOWN_GRACE_MS) and exits 0.
+  Embedded store (no LANTERN_DATABASE_URL): applies pending migrations, runs LANTERN_WORKERS
+  ingestion workers, and on the first start creates company "Default" and prints its credentials
+  once (also written to $LANTERN_DATA_DIR/credentials.json).
+  PostgreSQL: refuses to start while migrations are pending (run "lantern admin migrate" first) and
+  never creates a company.
+  Takes no arguments: every setting comes from the environment (docs/configuration.md). On Linux,
+  start it with MALLOC_ARENA_MAX=2, as npm start does.`
 
 async function announceFirstCompany(ctx: AppContext, logger: Logger, baseUrl: string): Promise<void> {
   const credentials = await bootstrapFirstCompany(
@@ -33,6 +43,11 @@ async function announceFirstCompany(ctx: AppContext, logger: Logger, baseUrl: st
  * on PostgreSQL the schema must have been migrated by `lantern admin migrate`.
  */
 export async function runServe(config: Config): Promise<void> {
+  // The service loads here rather than with this file, so that `lantern serve --help` does not load it.
+  const { default: pino } = await import('pino')
+  const { buildAppContext } = await import('../../app-context.js')
+  const { buildServer } = await import('../../http/server.js')
+  const { assertMigrated, logPdfTextReader, stopOnSignals } = await import('../process-lifecycle.js')
   const logger = pino({ level: config.logLevel })
   const embedded = !config.databaseUrl
   if (!embedded) await assertMigrated(config)

@@ -1,8 +1,16 @@
-import pino from 'pino'
-import { buildAppContext } from '../../app-context.js'
 import { type Config, ConfigError } from '../../config.js'
 import { newId } from '../../lib/ids.js'
-import { assertMigrated, logPdfTextReader, stopOnSignals } from '../process-lifecycle.js'
+
+export const WORKER_USAGE = `usage: lantern worker
+
+  Runs ingestion workers only, for scale-out: any number of lantern worker and lantern serve
+  processes share one PostgreSQL job queue (LANTERN_DATABASE_URL). With the embedded SQLite store
+  it refuses to start (exit code 5): there lantern serve runs the workers itself. Refuses to start
+  while migrations are pending, like serve.
+  Reads LANTERN_WORKERS documents at a time and takes twice as many jobs. On SIGTERM or SIGINT it
+  claims nothing more, lets documents in progress finish within LANTERN_SHUTDOWN_GRACE_MS, hands
+  the others back to the queue and exits 0.
+  Takes no arguments: every setting comes from the environment (docs/configuration.md).`
 
 /**
  * `lantern worker`: ingestion only, for scale-out on PostgreSQL; any number of workers and API
@@ -18,6 +26,10 @@ export async function runWorker(config: Config): Promise<void> {
     )
   }
   if (config.workers < 1) throw new ConfigError('LANTERN_WORKERS must be at least 1 for lantern worker')
+  // The ingestion stack loads here rather than with this file, so that `lantern worker --help` does not load it.
+  const { default: pino } = await import('pino')
+  const { buildAppContext } = await import('../../app-context.js')
+  const { assertMigrated, logPdfTextReader, stopOnSignals } = await import('../process-lifecycle.js')
   const logger = pino({ level: config.logLevel })
   await assertMigrated(config)
   const ctx = await buildAppContext(config, { migrate: false })
