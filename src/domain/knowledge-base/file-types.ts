@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { fileTypeFromFile } from 'file-type'
 import iconv from 'iconv-lite'
+import { CFB_MIME_TYPE, compoundFileType } from '../../ingestion/compound-file.js'
 import { sniffTextEncoding } from '../../ingestion/text-decoding.js'
 
 /** What is stored when neither the content nor the name says more. */
@@ -102,6 +103,8 @@ export async function detectMimeType(path: string, fileName: string, size: numbe
   if (sniffed?.mime === 'application/xml' && (byExtension === 'text/html' || byExtension === 'application/xhtml+xml')) {
     return byExtension
   }
+  // A CFB container (Word 97–2003, Outlook, …): which one is read from its root entries.
+  if (sniffed?.mime === CFB_MIME_TYPE) return compoundFileType(path, fileName)
   if (sniffed) return sniffed.mime
   if (!encoding) return UNKNOWN_MIME_TYPE
   if ((byExtension === undefined || byExtension === 'text/plain') && looksLikeEmail(iconv.decode(bytes, encoding))) {

@@ -4,6 +4,8 @@
  * only PDFs never loads the spreadsheet, e-mail, HTML or Word libraries).
  */
 
+import { CFB_MIME_TYPE, DOC_MIME_TYPE, MSG_MIME_TYPE } from '../compound-file.js'
+
 export const XLSX_TYPES = [
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.template',
@@ -35,5 +37,10 @@ export const PPTX = 'application/vnd.openxmlformats-officedocument.presentationm
 export const ODP = 'application/vnd.oasis.opendocument.presentation'
 export const ODT = 'application/vnd.oasis.opendocument.text'
 export const RTF_TYPES = ['application/rtf', 'text/rtf'] as const
-/** Compound File Binary containers (legacy Office, encrypted OOXML): recognised, not read. */
-export const CFB = 'application/x-cfb'
+/** Compound File Binary containers (legacy Excel and PowerPoint, encrypted OOXML): recognised, not read. */
+export const CFB = CFB_MIME_TYPE
+/** Word 97–2003, a CFB container with a `WordDocument` stream (see compound-file.ts). */
+export const DOC = DOC_MIME_TYPE
+/** Outlook items (.msg), CFB containers of MAPI properties (see compound-file.ts). */
+export const MSG = MSG_MIME_TYPE
+export const EPUB = 'application/epub+zip'
