@@ -8,6 +8,7 @@ import {
   HTML_TYPES,
   IMAGE_TYPES,
   MARKDOWN_TYPES,
+  MSG,
   ODP,
   ODS_TYPES,
   ODT,
@@ -43,6 +44,11 @@ const PARSERS: readonly ParserFamily[] = [
   { mimeTypes: [PPTX, ODP], load: async () => (await import('./pptx.js')).presentationParser },
   { mimeTypes: [ODT], load: async () => (await import('./odf-text.js')).odtParser },
   { mimeTypes: RTF_TYPES, load: async () => (await import('./rtf.js')).rtfParser },
+  // Reads its attachments with the parsers given here, so it never imports the registry.
+  {
+    mimeTypes: [MSG],
+    load: async () => (await import('./msg.js')).createMsgParser({ parserFor, supportedMimeTypes }),
+  },
 ]
 
 /**
