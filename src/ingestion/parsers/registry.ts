@@ -3,6 +3,7 @@ import type { Parser } from '../model.js'
 import {
   CFB,
   CSV_TYPES,
+  DOC,
   DOCX,
   EMAIL_TYPES,
   HTML_TYPES,
@@ -44,6 +45,7 @@ const PARSERS: readonly ParserFamily[] = [
   { mimeTypes: [PPTX, ODP], load: async () => (await import('./pptx.js')).presentationParser },
   { mimeTypes: [ODT], load: async () => (await import('./odf-text.js')).odtParser },
   { mimeTypes: RTF_TYPES, load: async () => (await import('./rtf.js')).rtfParser },
+  { mimeTypes: [DOC], load: async () => (await import('./doc.js')).docParser },
   // Reads its attachments with the parsers given here, so it never imports the registry.
   {
     mimeTypes: [MSG],
