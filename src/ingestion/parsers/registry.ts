@@ -6,6 +6,7 @@ import {
   DOC,
   DOCX,
   EMAIL_TYPES,
+  EPUB,
   HTML_TYPES,
   IMAGE_TYPES,
   MARKDOWN_TYPES,
@@ -46,6 +47,7 @@ const PARSERS: readonly ParserFamily[] = [
   { mimeTypes: [ODT], load: async () => (await import('./odf-text.js')).odtParser },
   { mimeTypes: RTF_TYPES, load: async () => (await import('./rtf.js')).rtfParser },
   { mimeTypes: [DOC], load: async () => (await import('./doc.js')).docParser },
+  { mimeTypes: [EPUB], load: async () => (await import('./epub.js')).epubParser },
   // Reads its attachments with the parsers given here, so it never imports the registry.
   {
     mimeTypes: [MSG],
