@@ -1,5 +1,7 @@
 import { open } from 'node:fs/promises'
 import { extname } from 'node:path'
+import iconv from 'iconv-lite'
+import { codepageEncoding } from './text-decoding.js'
 
 /**
  * A read-only view of a Compound File Binary container (MS-CFB), the format of Word 97–2003
@@ -210,6 +212,54 @@ export class CompoundFile {
     const stream = await this.readChain(root.start, (last + 1) * miniSize)
     const out = Buffer.concat(sectors.map((n) => stream.subarray(n * miniSize, (n + 1) * miniSize)))
     return out.subarray(0, wanted)
+  }
+}
+
+const VT_I2 = 0x02
+const VT_LPSTR = 0x1e
+const VT_LPWSTR = 0x1f
+const PID_CODEPAGE = 1
+const PIDSI_TITLE = 2
+
+/**
+ * The title the document's properties give (PIDSI_TITLE of the `\x05SummaryInformation` property
+ * set, MS-OLEPS), in the set's code page; undefined when there is none or it cannot be read.
+ */
+export async function summaryTitle(file: CompoundFile): Promise<string | undefined> {
+  const entry = file.rootEntry('\u0005SummaryInformation')
+  if (!entry) return undefined
+  const bytes = await file.readStream(entry, 256 * 1024)
+  try {
+    if (bytes.length < 48 || bytes.readUInt16LE(0) !== 0xfffe) return undefined
+    const section = bytes.readUInt32LE(44)
+    const count = Math.min(bytes.readUInt32LE(section + 4), 1000)
+    const offsets = new Map<number, number>()
+    for (let i = 0; i < count; i++) {
+      offsets.set(bytes.readUInt32LE(section + 8 + i * 8), section + bytes.readUInt32LE(section + 12 + i * 8))
+    }
+    const codepageAt = offsets.get(PID_CODEPAGE)
+    const codepage =
+      codepageAt !== undefined && bytes.readUInt16LE(codepageAt) === VT_I2 ? bytes.readUInt16LE(codepageAt + 4) : 1252
+    const at = offsets.get(PIDSI_TITLE)
+    if (at === undefined) return undefined
+    const type = bytes.readUInt16LE(at)
+    const length = bytes.readUInt32LE(at + 4)
+    let title: string
+    if (type === VT_LPSTR) {
+      const raw = bytes.subarray(at + 8, at + 8 + Math.min(length, 4096))
+      title = iconv.decode(raw, codepageEncoding(codepage) ?? 'windows-1252')
+    } else if (type === VT_LPWSTR) {
+      title = bytes.toString('utf16le', at + 8, Math.min(bytes.length, at + 8 + Math.min(length, 2048) * 2))
+    } else return undefined
+    return (
+      title
+        .replace(/\0[\s\S]*$/, '')
+        .replace(/\s+/g, ' ')
+        .trim() || undefined
+    )
+  } catch {
+    // A property set that points past its stream.
+    return undefined
   }
 }
 

@@ -44,6 +44,8 @@ describe.skipIf(!dir)('Word 97–2003 .doc parser: real files', () => {
   it('reads the body in order, then the headers and footers once (testWORD.doc)', async () => {
     const doc = await parseDoc(real('tika-test-documents/testWORD.doc'))
     expectWellFormed(doc)
+    // From the document's properties (SummaryInformation), not its text.
+    expect(doc.title).toBe('Sample Word Document')
     expect(doc.pageCount).toBe(1)
     expect(doc.blocks.every((b) => b.page === undefined)).toBe(true)
     const body = paragraphs(doc.blocks)
@@ -103,9 +105,9 @@ describe.skipIf(!dir)('Word 97–2003 .doc parser: real files', () => {
       '2023',
       'DOYLESTOWN, PA 18901',
     ])
-    expect((await parseDoc(real('unstructured-example-docs/fake.doc'))).blocks).toEqual([
-      { kind: 'paragraph', text: 'Lorem ipsum dolor sit amet.' },
-    ])
+    const fake = await parseDoc(real('unstructured-example-docs/fake.doc'))
+    expect(fake.blocks).toEqual([{ kind: 'paragraph', text: 'Lorem ipsum dolor sit amet.' }])
+    expect(fake.title).toBeUndefined()
   })
 
   it('calls an encrypted document password-protected and a Word 6.0/95 one unsupported', async () => {

@@ -1,5 +1,5 @@
 import WordExtractor from 'word-extractor'
-import { withCompoundFile } from '../compound-file.js'
+import { summaryTitle, withCompoundFile } from '../compound-file.js'
 import { ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser, TableBlock } from '../model.js'
 import { toIngestError } from './failures.js'
@@ -15,18 +15,21 @@ const F_ENCRYPTED = 0x0100
 /**
  * Reads the File Information Block at the start of the `WordDocument` stream before the text:
  * an encrypted document is password-protected (the library would read garbage or fail), a Word
- * 6.0/95 document is a format the library does not read.
+ * 6.0/95 document is a format the library does not read. Gives the title of the document's
+ * properties.
  */
-async function checkFib(path: string): Promise<void> {
-  const fib = await withCompoundFile(path, async (file) => {
+async function checkFib(path: string): Promise<string | undefined> {
+  const { fib, title } = await withCompoundFile(path, async (file) => {
     const stream = file?.rootEntry('WordDocument')
-    return stream && file ? file.readStream(stream, 12) : null
+    if (!file || !stream) return { fib: null, title: undefined }
+    return { fib: await file.readStream(stream, 12), title: await summaryTitle(file) }
   })
   if (!fib || fib.length < 12) throw ingestErrors.corrupt('DOC', 'no readable WordDocument stream')
   const ident = fib.readUInt16LE(0)
   if (fib.readUInt16LE(10) & F_ENCRYPTED) throw ingestErrors.passwordProtected('DOC')
   if (ident === WORD_6_IDENT) throw ingestErrors.unsupported(`${DOC} (Word 6.0/95)`)
   if (ident !== WORD_97_IDENT) throw ingestErrors.corrupt('DOC', 'not a Word 97–2003 document')
+  return title
 }
 
 const oneLine = (text: string): string => text.replace(/[\s\u00a0]+/g, ' ').trim()
@@ -100,14 +103,15 @@ function distinctParagraphs(text: string): Block[] {
  * blocks), then the text boxes, then "Footnotes", "Endnotes", "Comments" and "Headers and
  * footers" sections (headers and footers once each). The text of a .doc carries no page breaks
  * nor heading styles, so `pageCount` is 1, blocks carry no page, and headings are only those
- * sections' (provenance is the chunk and its position, as for DOCX). Encrypted documents are
- * "password-protected"; Word 6.0/95 files are unsupported.
+ * sections' (provenance is the chunk and its position, as for DOCX). The title is the one of the
+ * document's properties (SummaryInformation). Encrypted documents are "password-protected"; Word
+ * 6.0/95 files are unsupported.
  */
 export const docParser: Parser = {
   mimeTypes: [DOC],
   async parse(input: ParseInput): Promise<ParsedDocument> {
     try {
-      await checkFib(input.path)
+      const title = await checkFib(input.path)
       const doc = await new WordExtractor().extract(input.path)
       const raw = { filterUnicode: false }
       const blocks: Block[] = [
@@ -122,7 +126,7 @@ export const docParser: Parser = {
         ),
       ]
       input.progress(1, 1)
-      return { blocks, pageCount: 1, documentType: 'text' }
+      return { blocks, pageCount: 1, documentType: 'text', ...(title ? { title } : {}) }
     } catch (error) {
       throw toIngestError('DOC', error)
     }

@@ -1,8 +1,7 @@
 import msgreader, { type FieldsData } from '@kenjiuno/msgreader'
-import iconv from 'iconv-lite'
 import { ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
-import { decodeText } from '../text-decoding.js'
+import { codepageEncoding, decodeText } from '../text-decoding.js'
 import {
   type Attachment,
   attachmentBlocks,
@@ -25,18 +24,6 @@ const MsgReader: MsgReaderClass =
 
 /** An Outlook item attached to an Outlook item… is read this many levels deep, then only noted. */
 export const MAX_MSG_DEPTH = 3
-
-/** iconv-lite's name for a Windows code page (PidTagMessageCodepage, PidTagInternetCodepage); null when it has none. */
-export function codepageEncoding(codepage: number | undefined): string | null {
-  if (codepage === undefined || !Number.isInteger(codepage) || codepage <= 0) return null
-  if (codepage === 65001) return 'utf-8'
-  if (codepage === 1200) return 'utf-16le'
-  if (codepage === 20127) return 'us-ascii'
-  if (codepage >= 28591 && codepage <= 28605) return `iso-8859-${codepage - 28590}`
-  const named: Readonly<Record<number, string>> = { 20932: 'euc-jp', 51932: 'euc-jp', 936: 'gbk', 54936: 'gb18030' }
-  const name = named[codepage] ?? `cp${codepage}`
-  return iconv.encodingExists(name) ? name : null
-}
 
 function toArrayBuffer(bytes: Buffer): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
