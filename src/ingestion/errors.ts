@@ -20,6 +20,8 @@ export const ingestErrors = {
     new IngestError(`the ${format} file is damaged or truncated: ${detail}`, true, { cause }),
   /** `format`: `PDF`, `XLSX`, `ODT`… */
   passwordProtected: (format = 'PDF') => new IngestError(`the ${format} is password-protected`, true),
+  /** Encrypted for its recipients (`how`: `PGP/MIME`, `S/MIME`…) or by DRM: unreadable without their keys. */
+  encrypted: (format: string, how: string) => new IngestError(`the ${format} is encrypted (${how})`, true),
   limit: (what: string) => new IngestError(`limit exceeded: ${what}`, true),
   /** A format read through LibreOffice on a server without it: says what to install. */
   needsLibreOffice: (format: string) =>

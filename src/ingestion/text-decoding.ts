@@ -129,6 +129,21 @@ export function normaliseCharset(label: string | null | undefined): string | nul
   return iconv.encodingExists(name) ? name : null
 }
 
+/**
+ * iconv-lite's name for a Windows code page number (Outlook's PidTagMessageCodepage, an OLE
+ * property set's PID_CODEPAGE); null when there is none or iconv-lite lacks it.
+ */
+export function codepageEncoding(codepage: number | undefined): string | null {
+  if (codepage === undefined || !Number.isInteger(codepage) || codepage <= 0) return null
+  if (codepage === 65001) return 'utf-8'
+  if (codepage === 1200) return 'utf-16le'
+  if (codepage === 20127) return 'us-ascii'
+  if (codepage >= 28591 && codepage <= 28605) return `iso-8859-${codepage - 28590}`
+  const named: Readonly<Record<number, string>> = { 20932: 'euc-jp', 51932: 'euc-jp', 936: 'gbk', 54936: 'gb18030' }
+  const name = named[codepage] ?? `cp${codepage}`
+  return iconv.encodingExists(name) ? name : null
+}
+
 function guessLegacyCharset(bytes: Uint8Array): string {
   const guess = jschardet.detect(bytes)
   const name = normaliseCharset(guess.encoding)

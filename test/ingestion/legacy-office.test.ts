@@ -15,7 +15,7 @@ import { inputFor, tempFiles } from './text-formats-support.js'
 const file = tempFiles()
 const soffice = libreOfficeRuns() ? 'soffice' : null
 if (!soffice) console.log('LibreOffice (soffice) not installed: the .xls and .ppt conversions are SKIPPED')
-const robustness = sharedData('parser-robustness', 'the .xls and .ppt files of the corpus are not read')
+const robustness = sharedData('parser-robustness', 'the .xls file of the corpus is not read')
 const PptxGenJS = ((PptxGenModule as unknown as { default?: unknown }).default ??
   PptxGenModule) as typeof PptxGenModule.default
 
@@ -87,15 +87,14 @@ describe.skipIf(!soffice)('legacy Office formats through LibreOffice', () => {
     ])
   }, 120_000)
 
+  // The corpus's only .ppt (eng_spa_mult.ppt) is an Open XML package by its content, read as PPTX.
   it.skipIf(!robustness)(
-    'reads the corpus files: an Excel 97 workbook and a PowerPoint 97 deck',
+    "reads the corpus's Excel 97 workbook",
     async () => {
       const dir = fileURLToPath(robustness as URL)
-      const xls = await parse(join(dir, 'tika-test-documents/testEXCEL.xls'), XLS)
-      expect(tables(xls)[0]?.sheet).toBe('Feuil1')
-      const ppt = await parse(join(dir, 'unstructured-example-docs/language-docs/eng_spa_mult.ppt'), PPT)
-      expect(ppt.blocks.some((block) => block.page === 5)).toBe(true)
-      expect(JSON.stringify(ppt.blocks)).toContain('All human beings are born free and equal')
+      const [sheet] = tables(await parse(join(dir, 'tika-test-documents/testEXCEL.xls'), XLS))
+      expect(sheet?.sheet).toBe('Feuil1')
+      expect(JSON.stringify(sheet?.rows)).toContain('Square')
     },
     120_000,
   )

@@ -2,6 +2,8 @@ import { open } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { fileTypeFromFile } from 'file-type'
 import iconv from 'iconv-lite'
+import { CFB_MIME_TYPE, compoundFileType } from '../../ingestion/compound-file.js'
+import { isExcelBinary, XLSB_MIME_TYPE } from '../../ingestion/excel-binary.js'
 import { sniffTextEncoding } from '../../ingestion/text-decoding.js'
 import { signatureHolds } from '../../ingestion/weak-signatures.js'
 
@@ -195,6 +197,10 @@ export async function detectMimeType(
   const wide = encoding?.startsWith('utf-16') || encoding?.startsWith('utf-32')
   const sniffed = wide ? undefined : await fileTypeFromFile(path)
   if (sniffed && (!encoding || signatureHolds(sniffed, bytes, size))) {
+    // A CFB container (Word, Excel or PowerPoint 97–2003, Outlook, …): which one is read from its root entries.
+    if (sniffed.mime === CFB_MIME_TYPE) return compoundFileType(path, fileName)
+    // An Excel binary workbook is a ZIP that file-type does not name.
+    if (sniffed.mime === 'application/zip' && (await isExcelBinary(path, size))) return XLSB_MIME_TYPE
     // XHTML starts with an XML declaration; its name says which it is.
     const xhtml =
       sniffed.mime === 'application/xml' && (namedText === 'text/html' || namedText === 'application/xhtml+xml')

@@ -4,6 +4,9 @@
  * only PDFs never loads the spreadsheet, e-mail, HTML or Word libraries).
  */
 
+import { CFB_MIME_TYPE, DOC_MIME_TYPE, MSG_MIME_TYPE, PPT_MIME_TYPE, XLS_MIME_TYPE } from '../compound-file.js'
+import { XLSB_MIME_TYPE } from '../excel-binary.js'
+
 export const XLSX_TYPES = [
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.template',
@@ -36,10 +39,16 @@ export const PPTX = 'application/vnd.openxmlformats-officedocument.presentationm
 export const ODP = 'application/vnd.oasis.opendocument.presentation'
 export const ODT = 'application/vnd.oasis.opendocument.text'
 export const RTF_TYPES = ['application/rtf', 'text/rtf'] as const
-export const XLS = 'application/vnd.ms-excel'
-export const XLSB = 'application/vnd.ms-excel.sheet.binary.macroenabled.12'
-export const PPT = 'application/vnd.ms-powerpoint'
+/** Excel 97–2003 and PowerPoint 97–2003: CFB containers (compound-file.ts). */
+export const XLS = XLS_MIME_TYPE
+export const XLSB = XLSB_MIME_TYPE
+export const PPT = PPT_MIME_TYPE
 /** Legacy Office formats read through LibreOffice (legacy-office.ts). */
 export const LEGACY_OFFICE_TYPES = [XLS, XLSB, PPT] as const
-/** Compound File Binary containers (legacy Office, encrypted OOXML): recognised, not read. */
-export const CFB = 'application/x-cfb'
+/** Compound File Binary containers (legacy Excel and PowerPoint, encrypted OOXML): recognised, not read. */
+export const CFB = CFB_MIME_TYPE
+/** Word 97–2003, a CFB container with a `WordDocument` stream (see compound-file.ts). */
+export const DOC = DOC_MIME_TYPE
+/** Outlook items (.msg), CFB containers of MAPI properties (see compound-file.ts). */
+export const MSG = MSG_MIME_TYPE
+export const EPUB = 'application/epub+zip'

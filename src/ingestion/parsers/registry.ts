@@ -3,12 +3,15 @@ import type { Parser } from '../model.js'
 import {
   CFB,
   CSV_TYPES,
+  DOC,
   DOCX,
   EMAIL_TYPES,
+  EPUB,
   HTML_TYPES,
   IMAGE_TYPES,
   LEGACY_OFFICE_TYPES,
   MARKDOWN_TYPES,
+  MSG,
   ODP,
   ODS_TYPES,
   ODT,
@@ -45,6 +48,13 @@ const PARSERS: readonly ParserFamily[] = [
   { mimeTypes: [ODT], load: async () => (await import('./odf-text.js')).odtParser },
   { mimeTypes: RTF_TYPES, load: async () => (await import('./rtf.js')).rtfParser },
   { mimeTypes: LEGACY_OFFICE_TYPES, load: async () => (await import('./legacy-office.js')).legacyOfficeParser },
+  { mimeTypes: [DOC], load: async () => (await import('./doc.js')).docParser },
+  { mimeTypes: [EPUB], load: async () => (await import('./epub.js')).epubParser },
+  // Reads its attachments with the parsers given here, so it never imports the registry.
+  {
+    mimeTypes: [MSG],
+    load: async () => (await import('./msg.js')).createMsgParser({ parserFor, supportedMimeTypes }),
+  },
 ]
 
 /**
