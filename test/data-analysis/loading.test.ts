@@ -1,10 +1,14 @@
-import { existsSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { hasBlankLines } from '../../src/data-analysis/raw-sources.js'
 import { Sandbox } from '../../src/data-analysis/sandbox.js'
 import type { LoadedDocument } from '../../src/data-analysis/table-cache.js'
 import type { TableBlock } from '../../src/ingestion/model.js'
 import { csvParser } from '../../src/ingestion/parsers/csv.js'
+import { XLS } from '../../src/ingestion/parsers/formats.js'
+import { libreOfficeRuns } from '../../src/ingestion/parsers/libreoffice.js'
 import { spreadsheetParser } from '../../src/ingestion/parsers/spreadsheet.js'
 import { inputFor, zipOf } from '../ingestion/text-formats-support.js'
 import { ODS, SANDBOX_LIMITS, tableWorld, twoSheetWorkbook, XLSX } from './support.js'
@@ -174,6 +178,33 @@ describe('loading tables for data analysis', () => {
     const parsed = await spreadsheetParser.parse(inputFor(world.file('book.xlsx', await twoSheetWorkbook()), XLSX))
     expect((parsed.blocks[0] as TableBlock).rows.map((r) => r.rowNumber)).toEqual([2, 3, 5])
   })
+
+  it.skipIf(!libreOfficeRuns())(
+    'loads every sheet of an Excel 97–2003 workbook, converted by LibreOffice',
+    async () => {
+      const source = world.file('book.xlsx', await twoSheetWorkbook())
+      execFileSync(
+        'soffice',
+        [
+          '--headless',
+          `-env:UserInstallation=file://${world.dir}/profile`,
+          '--convert-to',
+          'xls',
+          '--outdir',
+          world.dir,
+          source,
+        ],
+        { stdio: 'ignore', timeout: 120_000 },
+      )
+      const loaded = await world.cache.load(
+        await world.document('/book.xls', XLS, readFileSync(join(world.dir, 'book.xls'))),
+      )
+      expect(loaded.tables.map((t) => t.sheet)).toEqual(['Sales', 'Staff'])
+      expect(column(loaded, 'Amount')).toMatchObject({ type: 'number', min: 99.5, max: 1200.5 })
+      expect((await rows(loaded, 'SELECT "__row" FROM t1 ORDER BY 1')).map((r) => r.__row)).toEqual([2, 3, 5])
+    },
+    120_000,
+  )
 
   it('loads ODS sheets through the ingestion parser', async () => {
     const content = `<?xml version="1.0" encoding="UTF-8"?>

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import { TableCache } from '../../src/data-analysis/table-cache.js'
+import { libreOfficeRuns } from '../../src/ingestion/parsers/libreoffice.js'
 import { FileBlobStore } from '../../src/storage/blobs/file-blob-store.js'
 import type { CsvDelimiter, DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { LIMITS } from '../ingestion/text-formats-support.js'
@@ -21,6 +22,7 @@ export function tableWorld(maxCells = 1_000_000, maxBytes = 512 * 1024 * 1024) {
     maxBytes,
     engine: ENGINE,
     ingestLimits: LIMITS,
+    soffice: libreOfficeRuns() ? 'soffice' : null,
   })
   let n = 0
   return {

@@ -1,7 +1,10 @@
-import { join } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow } from 'docx'
 import { describe, expect, it } from 'vitest'
 import type { Block, ParsedDocument } from '../../src/ingestion/model.js'
 import { docParser, storyBlocks } from '../../src/ingestion/parsers/doc.js'
+import { libreOfficeRuns } from '../../src/ingestion/parsers/libreoffice.js'
 import { ingestFailure } from './ocr-support.js'
 import { expectWellFormed, inputFor, plainBlocks, robustnessDir, tempFiles } from './text-formats-support.js'
 
@@ -116,4 +119,48 @@ describe.skipIf(!dir)('Word 97–2003 .doc parser: real files', () => {
     const word6 = await ingestFailure(parseDoc(real('tika-test-documents/testWORD6.doc')))
     expect(word6).toMatchObject({ message: 'unsupported file type: application/msword (Word 6.0/95)', permanent: true })
   })
+})
+
+describe.skipIf(!libreOfficeRuns())('Word 97–2003 .doc parser: a file written by LibreOffice', () => {
+  it('reads the paragraphs and the table of a .doc LibreOffice wrote from a .docx', async () => {
+    const document = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ text: 'Travel policy', heading: HeadingLevel.HEADING_1 }),
+            new Paragraph('Trains are booked in second class for trips under four hours.'),
+            new Table({
+              rows: [
+                new TableRow({
+                  children: ['Band', 'Nightly cap'].map((text) => new TableCell({ children: [new Paragraph(text)] })),
+                }),
+                new TableRow({
+                  children: ['Europe', '180 EUR'].map((text) => new TableCell({ children: [new Paragraph(text)] })),
+                }),
+              ],
+            }),
+          ],
+        },
+      ],
+    })
+    const source = await file('policy.docx', await Packer.toBuffer(document))
+    execFileSync(
+      'soffice',
+      [
+        '--headless',
+        `-env:UserInstallation=file://${dirname(source)}/profile`,
+        '--convert-to',
+        'doc',
+        '--outdir',
+        dirname(source),
+        source,
+      ],
+      { stdio: 'ignore', timeout: 120_000 },
+    )
+    const parsed = await parseDoc(source.replace(/\.docx$/, '.doc'))
+    expect(paragraphs(parsed.blocks)).toContain('Trains are booked in second class for trips under four hours.')
+    const text = JSON.stringify(parsed.blocks)
+    expect(text).toContain('Travel policy')
+    expect(text).toContain('180 EUR')
+  }, 120_000)
 })

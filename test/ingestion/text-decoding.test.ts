@@ -208,6 +208,18 @@ describe('upload sniffing: text is text', () => {
     )
   })
 
+  it('reads the plain-text kinds as text: source code, logs, reStructuredText, Org, NDJSON, YAML', async () => {
+    expect(await sniff('main.py', 'import sys\n\nprint(sys.argv)\n')).toBe('text/plain')
+    expect(await sniff('App.java', 'public class App { }\n')).toBe('text/plain')
+    expect(await sniff('service.log', '2026-11-27 10:00:01 INFO started\n')).toBe('text/plain')
+    expect(await sniff('guide.rst', 'Guide\n=====\n\nText.\n')).toBe('text/plain')
+    expect(await sniff('notes.org', '* Heading\nText.\n')).toBe('text/plain')
+    expect(await sniff('events.ndjson', '{"a":1}\n{"a":2}\n')).toBe('application/x-ndjson')
+    expect(await sniff('config.yaml', 'key: value\n')).toBe('application/yaml')
+    expect(await sniff('data.json', '{"BM": 25}')).toBe('application/json')
+    expect(await sniff('script', '#!/bin/sh\necho hi\n', 'application/x-sh')).toBe('text/plain')
+  })
+
   it('reads text in UTF-8, UTF-16 and UTF-32 with or without a BOM, and in Latin-1', async () => {
     const text = `${FRENCH} ${ABSTRACT}`
     const encodings: Array<[string, Buffer]> = [
