@@ -3,50 +3,15 @@ import { detectMimeType } from '../../src/domain/knowledge-base/file-types.js'
 import { cfbEntryNames } from '../../src/ingestion/parsers/cfb.js'
 import { odtParser } from '../../src/ingestion/parsers/odf-text.js'
 import { parserFor, supportedMimeTypes } from '../../src/ingestion/parsers/registry.js'
+import { cfbOf } from '../support/cfb.js'
 import { ingestFailure } from './ocr-support.js'
 import { inputFor, tempFiles, zipOf } from './text-formats-support.js'
 
 const file = tempFiles()
 const CFB = 'application/x-cfb'
-const FREE = 0xffffffff
-const END = 0xfffffffe
 
-/**
- * A minimal Compound File Binary container (MS-CFB, 512-byte sectors): sector 0 holds the FAT,
- * sectors 1… the directory (4 entries per sector: the root, then one empty stream per name).
- */
-function cfbWith(names: readonly string[]): Buffer {
-  const entries = ['Root Entry', ...names]
-  const dirSectors = Math.ceil(entries.length / 4)
-  const out = Buffer.alloc(512 * (2 + dirSectors))
-  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(out, 0)
-  out.writeUInt16LE(0x3e, 24)
-  out.writeUInt16LE(3, 26)
-  out.writeUInt16LE(0xfffe, 28)
-  out.writeUInt16LE(9, 30)
-  out.writeUInt16LE(6, 32)
-  out.writeUInt32LE(1, 44)
-  out.writeUInt32LE(1, 48)
-  out.writeUInt32LE(4096, 56)
-  out.writeUInt32LE(END, 60)
-  out.writeUInt32LE(END, 68)
-  for (let i = 0; i < 109; i++) out.writeUInt32LE(i === 0 ? 0 : FREE, 76 + i * 4)
-  const fat = 512
-  for (let i = 0; i < 128; i++) out.writeUInt32LE(FREE, fat + i * 4)
-  out.writeUInt32LE(0xfffffffd, fat)
-  for (let s = 0; s < dirSectors; s++) out.writeUInt32LE(s + 1 < dirSectors ? s + 2 : END, fat + (s + 1) * 4)
-  entries.forEach((name, i) => {
-    const at = 1024 + i * 128
-    out.write(name, at, 'utf16le')
-    out.writeUInt16LE((name.length + 1) * 2, at + 64)
-    out[at + 66] = i === 0 ? 5 : 2
-    out.writeUInt32LE(FREE, at + 68)
-    out.writeUInt32LE(FREE, at + 72)
-    out.writeUInt32LE(i === 0 && entries.length > 1 ? 1 : FREE, at + 76)
-    out.writeUInt32LE(END, at + 116)
-  })
-  return out
-}
+/** A container whose root holds one empty stream per name. */
+const cfbWith = (names: readonly string[]): Buffer => cfbOf(names.map((name) => ({ name })))
 
 describe('encrypted Office files', () => {
   it('reads the entry names of a CFB container, and nothing from other bytes', async () => {
