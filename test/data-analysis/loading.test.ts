@@ -7,10 +7,11 @@ import { Sandbox } from '../../src/data-analysis/sandbox.js'
 import type { LoadedDocument } from '../../src/data-analysis/table-cache.js'
 import type { TableBlock } from '../../src/ingestion/model.js'
 import { csvParser } from '../../src/ingestion/parsers/csv.js'
-import { XLS } from '../../src/ingestion/parsers/formats.js'
+import { XLS, XLSB } from '../../src/ingestion/parsers/formats.js'
 import { libreOfficeRuns } from '../../src/ingestion/parsers/libreoffice.js'
 import { spreadsheetParser } from '../../src/ingestion/parsers/spreadsheet.js'
 import { inputFor, zipOf } from '../ingestion/text-formats-support.js'
+import { xlsbOf } from '../support/xlsb.js'
 import { ODS, SANDBOX_LIMITS, tableWorld, twoSheetWorkbook, XLSX } from './support.js'
 
 const world = tableWorld()
@@ -202,6 +203,24 @@ describe('loading tables for data analysis', () => {
       expect(loaded.tables.map((t) => t.sheet)).toEqual(['Sales', 'Staff'])
       expect(column(loaded, 'Amount')).toMatchObject({ type: 'number', min: 99.5, max: 1200.5 })
       expect((await rows(loaded, 'SELECT "__row" FROM t1 ORDER BY 1')).map((r) => r.__row)).toEqual([2, 3, 5])
+    },
+    120_000,
+  )
+
+  it.skipIf(!libreOfficeRuns())(
+    'loads the sheets of an Excel binary workbook (.xlsb)',
+    async () => {
+      const bytes = xlsbOf({
+        Sales: [
+          ['Region', 'Revenue'],
+          ['North', 1250.5],
+          ['South', 980],
+        ],
+        Staff: [['Name'], ['Ada']],
+      })
+      const loaded = await world.cache.load(await world.document('/book.xlsb', XLSB, bytes))
+      expect(loaded.tables.map((t) => t.sheet)).toEqual(['Sales', 'Staff'])
+      expect(await rows(loaded, 'SELECT sum("Revenue") AS s FROM t1')).toEqual([{ s: 2230.5 }])
     },
     120_000,
   )

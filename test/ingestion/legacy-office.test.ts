@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url'
 import ExcelJS from 'exceljs'
 import PptxGenModule from 'pptxgenjs'
 import { describe, expect, it } from 'vitest'
+import { detectMimeType } from '../../src/domain/knowledge-base/file-types.js'
 import type { ParsedDocument, TableBlock } from '../../src/ingestion/model.js'
-import { PPT, XLS } from '../../src/ingestion/parsers/formats.js'
+import { PPT, XLS, XLSB } from '../../src/ingestion/parsers/formats.js'
 import { legacyOfficeParser } from '../../src/ingestion/parsers/legacy-office.js'
 import { libreOfficeRuns } from '../../src/ingestion/parsers/libreoffice.js'
 import { sharedData } from '../support/shared-data.js'
+import { xlsbOf } from '../support/xlsb.js'
 import { inputFor, tempFiles } from './text-formats-support.js'
 
 const file = tempFiles()
@@ -85,6 +87,26 @@ describe.skipIf(!soffice)('legacy Office formats through LibreOffice', () => {
       'Slide 2: lantern sales in region 2',
       'Slide 3: lantern sales in region 3',
     ])
+  }, 120_000)
+
+  it('reads every sheet of an .xlsb, and sniffs it from its content', async () => {
+    const bytes = xlsbOf({
+      Sales: [
+        ['Region', 'Revenue'],
+        ['North', 1250.5],
+        ['South', 980],
+      ],
+      Staff: [['Name'], ['Ada']],
+    })
+    const path = await file('workbook', bytes)
+    expect(await detectMimeType(path, 'workbook', bytes.length)).toBe(XLSB)
+    const [sales, staff] = tables(await parse(path, XLSB))
+    expect(sales).toMatchObject({ sheet: 'Sales', header: ['Region', 'Revenue'] })
+    expect(sales?.rows.map((row) => row.cells)).toEqual([
+      ['North', '1250.5'],
+      ['South', '980'],
+    ])
+    expect(staff).toMatchObject({ sheet: 'Staff', header: ['Name'] })
   }, 120_000)
 
   // The corpus's only .ppt (eng_spa_mult.ppt) is an Open XML package by its content, read as PPTX.
