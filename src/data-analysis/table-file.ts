@@ -3,7 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { AppError } from '../domain/errors.js'
 import type { IngestLimits, TableBlock } from '../ingestion/model.js'
 import { detectDelimiter } from '../ingestion/parsers/csv.js'
-import { ODS_TYPES, XLS, XLSB, XLSX_TYPES } from '../ingestion/parsers/formats.js'
+import { CSV_TYPES, ODS_TYPES, XLS, XLSB, XLSX_TYPES } from '../ingestion/parsers/formats.js'
 import { convertWithLibreOffice } from '../ingestion/parsers/libreoffice.js'
 import { spreadsheetParser } from '../ingestion/parsers/spreadsheet.js'
 import { detectFileEncoding, readTextSample } from '../ingestion/text-decoding.js'
@@ -12,7 +12,6 @@ import { loadCsv, loadParsedSheets, loadXlsx, TooManyCells } from './raw-sources
 import { buildTable, type RawTable } from './table-build.js'
 import type { ColumnSchema } from './types.js'
 
-export const CSV_TYPES = ['text/csv', 'text/tab-separated-values', 'application/csv'] as const
 const SHEET_TYPES: readonly string[] = [...XLSX_TYPES, ...ODS_TYPES]
 /** Legacy workbooks, loaded once LibreOffice has converted them to .xlsx. */
 const LEGACY_SHEET_TYPES: readonly string[] = [XLS, XLSB]

@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { detectMimeType } from '../../src/domain/knowledge-base/file-types.js'
 import {
   bufferSource,
   CompoundFile,
@@ -9,6 +8,7 @@ import {
   compoundFileTypeOf,
   withCompoundFile,
 } from '../../src/ingestion/compound-file.js'
+import { detectMimeType } from '../../src/ingestion/file-types.js'
 import { cfbOf } from '../support/cfb.js'
 import { robustnessDir, tempFiles } from './text-formats-support.js'
 

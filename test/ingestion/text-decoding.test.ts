@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite'
 import { describe, expect, it } from 'vitest'
-import { detectMimeType } from '../../src/domain/knowledge-base/file-types.js'
+import { detectMimeType } from '../../src/ingestion/file-types.js'
 import {
   decodeFileStream,
   decodeText,

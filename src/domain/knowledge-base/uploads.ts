@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs'
+import { detectMimeType, documentTypeOf } from '../../ingestion/file-types.js'
 import type { Clock } from '../../lib/clock.js'
 import { newId } from '../../lib/ids.js'
 import { formatByteSize } from '../../lib/sizes.js'
@@ -11,7 +12,6 @@ import { errors } from '../errors.js'
 import type { Principal } from '../principal.js'
 import { resolveTagIds } from '../tags/tags.js'
 import { type DocumentOptions, enqueueIngest, pendingProcessing } from './documents.js'
-import { detectMimeType, documentTypeOf } from './file-types.js'
 import { normalizeFileName, normalizeFilePath, normalizeFolderPath } from './paths.js'
 import { assertPlaceable, ensureFolder } from './tree.js'
 
