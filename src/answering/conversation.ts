@@ -1,4 +1,4 @@
-import { errors } from '../domain/errors.js'
+import { errors } from '../lib/errors.js'
 import type { DocumentSpan } from '../retrieval/context/span.js'
 import type { AnalysedQuery, ExplainingRetriever, ResolvedScope, RetrievedChunk } from '../retrieval/types.js'
 import type { BotRecord } from '../storage/ports/bots.js'

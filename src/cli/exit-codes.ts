@@ -1,5 +1,5 @@
 import { ConfigError } from '../config.js'
-import { AppError, type ErrorCode } from '../domain/errors.js'
+import { AppError, type ErrorCode } from '../lib/errors.js'
 
 /** Exit codes a script can rely on. */
 export const EXIT = {

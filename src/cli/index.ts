@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { loadConfig } from '../config.js'
-import { AppError } from '../domain/errors.js'
+import { AppError } from '../lib/errors.js'
 import { CommandError, EXIT, exitCodeOf, UsageError } from './exit-codes.js'
 import { asksForHelp, expectNoArguments } from './help.js'
 

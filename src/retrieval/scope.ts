@@ -1,5 +1,5 @@
-import { AppError, errors } from '../domain/errors.js'
 import { normalizeFolderPath } from '../domain/knowledge-base/paths.js'
+import { AppError, errors } from '../lib/errors.js'
 import type { BotFilters } from '../storage/ports/bots.js'
 import type { DocumentSelection } from '../storage/ports/search.js'
 import type { Repositories } from '../storage/store.js'

@@ -1,4 +1,4 @@
-import { AppError, errors } from '../domain/errors.js'
+import { AppError, errors } from '../lib/errors.js'
 
 interface DriverError {
   code?: unknown

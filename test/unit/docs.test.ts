@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ERROR_CODES } from '../../src/domain/errors.js'
 import { statusOf } from '../../src/http/plugins/errors.js'
+import { ERROR_CODES } from '../../src/lib/errors.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const read = (path: string) => readFileSync(resolve(root, path), 'utf8')

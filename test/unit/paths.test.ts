@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { AppError } from '../../src/domain/errors.js'
 import {
   ancestorFolders,
   normalizeFileName,
@@ -7,6 +6,7 @@ import {
   normalizeFolderPath,
   splitPath,
 } from '../../src/domain/knowledge-base/paths.js'
+import { AppError } from '../../src/lib/errors.js'
 
 function codeOf(run: () => unknown): string | undefined {
   try {

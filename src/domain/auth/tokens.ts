@@ -1,8 +1,8 @@
 import { addSeconds, type Clock, timestampToMillis } from '../../lib/clock.js'
+import { errors } from '../../lib/errors.js'
 import { sha256Hex, verifySecret } from '../../lib/hashing.js'
 import { newSecret } from '../../lib/ids.js'
 import type { Store } from '../../storage/store.js'
-import { errors } from '../errors.js'
 import type { Principal } from '../principal.js'
 
 export interface TokenRequest {

@@ -1,9 +1,9 @@
 import type { Clock } from '../../lib/clock.js'
+import { AppError, errors, type FieldError } from '../../lib/errors.js'
 import { newId } from '../../lib/ids.js'
 import type { AutoDocumentSelector, BotFilters, BotRecord } from '../../storage/ports/bots.js'
 import type { Store } from '../../storage/store.js'
 import { AUTOMATIC_LOCALE, isLocale } from '../../text/locales.js'
-import { AppError, errors, type FieldError } from '../errors.js'
 import { type FiltersInput, resolveFilters } from './filters.js'
 
 /** Icon libraries a bot icon may come from. */

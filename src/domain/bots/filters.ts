@@ -1,6 +1,6 @@
+import { errors } from '../../lib/errors.js'
 import type { BotFilters } from '../../storage/ports/bots.js'
 import type { Repositories } from '../../storage/store.js'
-import { errors } from '../errors.js'
 import { normalizeFilePath, normalizeFolderPath } from '../knowledge-base/paths.js'
 
 /** Filters as a caller sends them: any key may be missing. */

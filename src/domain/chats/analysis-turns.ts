@@ -6,11 +6,11 @@ import type {
   DataAnalysis,
 } from '../../data-analysis/data-analysis.js'
 import { isTableType, notATable } from '../../data-analysis/table-file.js'
+import { AppError, errors } from '../../lib/errors.js'
 import type { ResolvedScope } from '../../retrieval/types.js'
 import type { BotRecord } from '../../storage/ports/bots.js'
 import type { DocumentRecord } from '../../storage/ports/knowledge-base.js'
 import type { Repositories } from '../../storage/store.js'
-import { AppError, errors } from '../errors.js'
 
 /** Most table documents a question is routed over automatically (more: the question goes to retrieval). */
 const AUTOMATIC_MAX_DOCUMENTS = 5

@@ -1,9 +1,9 @@
 import type { Clock } from '../../lib/clock.js'
+import { errors } from '../../lib/errors.js'
 import { newId } from '../../lib/ids.js'
 import type { ChatRecord } from '../../storage/ports/chats.js'
 import type { Store } from '../../storage/store.js'
 import type { BotService } from '../bots/bots.js'
-import { errors } from '../errors.js'
 import type { Principal } from '../principal.js'
 
 /** Longest chat title, in characters. */

@@ -1,7 +1,7 @@
 import { type ChatSummarizer, type ExportType, renderTranscript } from '../../answering/export.js'
 import type { Clock } from '../../lib/clock.js'
+import { errors } from '../../lib/errors.js'
 import type { Store } from '../../storage/store.js'
-import { errors } from '../errors.js'
 import type { Principal } from '../principal.js'
 import type { ChatService } from './chats.js'
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/clock.js'
+import { AppError, errors } from '../../lib/errors.js'
 import { hashSecret } from '../../lib/hashing.js'
 import { newId, newSecret } from '../../lib/ids.js'
 import type { ApiClientRecord } from '../../storage/ports/clients.js'
@@ -6,7 +7,6 @@ import type { CompanyRecord } from '../../storage/ports/companies.js'
 import type { EmbeddingState } from '../../storage/ports/knowledge-base.js'
 import type { Store } from '../../storage/store.js'
 import { defaultBot } from '../bots/default-bot.js'
-import { AppError, errors } from '../errors.js'
 import type { Principal } from '../principal.js'
 import { isLicenceExpired, LICENCE_DEFAULTS } from './licence.js'
 

@@ -1,6 +1,6 @@
 import type { Clock, Timestamp } from '../../lib/clock.js'
+import { errors } from '../../lib/errors.js'
 import type { CompanyRecord } from '../../storage/ports/companies.js'
-import { errors } from '../errors.js'
 
 /** Licence defaults of a new company. */
 export const LICENCE_DEFAULTS = {

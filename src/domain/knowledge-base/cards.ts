@@ -1,6 +1,6 @@
+import { errors } from '../../lib/errors.js'
 import type { CardPeriod, DocumentCard } from '../../storage/ports/document-card.js'
 import { EMPTY_CARD } from '../../storage/ports/document-card.js'
-import { errors } from '../errors.js'
 
 /** Longest title, subject or kind a user may set, in characters. */
 export const MAX_CARD_TEXT = 500

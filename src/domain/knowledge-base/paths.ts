@@ -1,4 +1,4 @@
-import { errors } from '../errors.js'
+import { errors } from '../../lib/errors.js'
 
 const MAX_PATH_BYTES = 1024
 const MAX_SEGMENT_BYTES = 255

@@ -1,7 +1,7 @@
 import type { Timestamp } from '../../lib/clock.js'
+import { errors } from '../../lib/errors.js'
 import { newId } from '../../lib/ids.js'
 import type { Repositories } from '../../storage/store.js'
-import { errors } from '../errors.js'
 import { ancestorFolders } from './paths.js'
 
 /**

@@ -1,8 +1,8 @@
 import type { Clock } from '../../lib/clock.js'
+import { AppError, errors } from '../../lib/errors.js'
 import { newId } from '../../lib/ids.js'
 import type { TagRecord } from '../../storage/ports/tags.js'
 import type { Repositories, Store } from '../../storage/store.js'
-import { AppError, errors } from '../errors.js'
 import type { Principal } from '../principal.js'
 
 const MAX_NAME_LENGTH = 100

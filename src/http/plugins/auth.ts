@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { errors } from '../../domain/errors.js'
 import type { Principal } from '../../domain/principal.js'
 import type { Services } from '../../domain/services.js'
+import { errors } from '../../lib/errors.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, type ErrorCode, type FieldError } from '../../domain/errors.js'
+import { AppError, type ErrorCode, type FieldError } from '../../lib/errors.js'
 
 const STATUS: Record<ErrorCode, number> = {
   validation_failed: 400,

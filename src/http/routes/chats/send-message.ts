@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Static } from 'typebox'
 import type { AppContext } from '../../../app-context.js'
-import { AppError } from '../../../domain/errors.js'
+import { AppError } from '../../../lib/errors.js'
 import { principalOf } from '../../plugins/auth.js'
 import { presentSentMessage } from '../../presenters/messages.js'
 import { ChatParams } from '../../schemas/chats.js'

@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream'
 import { finished, pipeline } from 'node:stream/promises'
 import type { MultipartFile } from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
-import { AppError, errors, type FieldError } from '../../../domain/errors.js'
 import { MAX_DESCRIPTION_LENGTH } from '../../../domain/knowledge-base/documents.js'
 import type { ReceivedFile, UploadRequest } from '../../../domain/knowledge-base/uploads.js'
+import { AppError, errors, type FieldError } from '../../../lib/errors.js'
 import type { CsvDelimiter, LoaderType } from '../../../storage/ports/knowledge-base.js'
 
 /** busboy limits of the upload route, besides the file size. */
