@@ -1,7 +1,7 @@
 import { errors } from '../../lib/errors.js'
-import { resolveScope } from '../../retrieval/scope.js'
 import type { AnalysedQuery, ExplainingRetriever, MessageFilters, RetrievedChunk } from '../../retrieval/types.js'
 import type { Store } from '../../storage/store.js'
+import { resolveScope } from '../knowledge-base/scope.js'
 import type { Principal } from '../principal.js'
 
 export interface SearchInput {

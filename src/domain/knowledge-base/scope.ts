@@ -1,9 +1,9 @@
-import { normalizeFolderPath } from '../domain/knowledge-base/paths.js'
-import { AppError, errors } from '../lib/errors.js'
-import type { BotFilters } from '../storage/ports/bots.js'
-import type { DocumentSelection } from '../storage/ports/search.js'
-import type { Repositories } from '../storage/store.js'
-import type { MessageFilters, ResolvedScope } from './types.js'
+import { AppError, errors } from '../../lib/errors.js'
+import type { MessageFilters, ResolvedScope } from '../../retrieval/types.js'
+import type { BotFilters } from '../../storage/ports/bots.js'
+import type { DocumentSelection } from '../../storage/ports/search.js'
+import type { Repositories } from '../../storage/store.js'
+import { normalizeFolderPath } from './paths.js'
 
 /** The part of a bot that decides its scope. */
 export interface ScopedBot {
