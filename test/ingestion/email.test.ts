@@ -2,7 +2,11 @@ import iconv from 'iconv-lite'
 import { describe, expect, it } from 'vitest'
 import { IngestError } from '../../src/ingestion/errors.js'
 import type { Block } from '../../src/ingestion/model.js'
-import { emailParser, MAX_EMAIL_DEPTH } from '../../src/ingestion/parsers/email.js'
+import { createEmailParser, MAX_EMAIL_DEPTH } from '../../src/ingestion/parsers/email.js'
+import { parserFor, supportedMimeTypes } from '../../src/ingestion/parsers/registry.js'
+
+const emailParser = createEmailParser({ parserFor, supportedMimeTypes })
+
 import {
   filesWithExtensions,
   inputFor,

@@ -3,7 +3,7 @@ import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser'
 import { IngestError } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
 import { decodeText, sniffTextEncoding } from '../text-decoding.js'
-import { attachmentBlocks, nestBlocks, newAttachmentBudget, readWithParsers } from './attachments.js'
+import { attachmentBlocks, nestBlocks, newAttachmentBudget, type ParserLookup, readWithParsers } from './attachments.js'
 import { toIngestError } from './failures.js'
 import { EMAIL_TYPES } from './formats.js'
 import { htmlToBlocks } from './html.js'
@@ -41,7 +41,12 @@ function bodyBlocks(mail: ParsedMail): Block[] {
 }
 
 /** An RFC 822 message as blocks; a UTF-16 file is turned back into bytes mailparser can read. */
-async function parseMessage(raw: Buffer, input: ParseInput, depth: number): Promise<ParsedDocument> {
+async function parseMessage(
+  raw: Buffer,
+  input: ParseInput,
+  depth: number,
+  parsers: ParserLookup,
+): Promise<ParsedDocument> {
   const encoding = sniffTextEncoding(raw.subarray(0, 4096), { truncated: raw.length > 4096 })
   const source = encoding === 'utf-16le' || encoding === 'utf-16be' ? decodeText(raw) : raw
   const mail = await simpleParser(source, {
@@ -72,13 +77,12 @@ async function parseMessage(raw: Buffer, input: ParseInput, depth: number): Prom
   }
 
   if (mail.attachments.length > 0) {
-    const parsers = await import('./registry.js')
     const supported = new Set(parsers.supportedMimeTypes())
     const withParsers = readWithParsers(parsers, input)
     const read = async (mimeType: string, path: string, name: string, content: Buffer) => {
       if (mimeType !== 'message/rfc822') return withParsers(mimeType, path, name, content)
       if (depth >= MAX_EMAIL_DEPTH) return `not read: messages nested more than ${MAX_EMAIL_DEPTH} deep`
-      return [...(await parseMessage(content, input, depth + 1)).blocks]
+      return [...(await parseMessage(content, input, depth + 1, parsers)).blocks]
     }
     const budget = newAttachmentBudget()
     let index = 0
@@ -99,19 +103,23 @@ async function parseMessage(raw: Buffer, input: ParseInput, depth: number): Prom
  * E-mail (message/rfc822): a heading with the subject, a paragraph with From/To/Cc/Date, the body
  * (the text part, else the HTML part read as HTML), then each attachment under a heading
  * "Attachment: <name>" — read by the parser for its sniffed type, or noted with its name and type
- * when unsupported, too large, past the count limit, or nested more than 3 messages deep.
+ * when unsupported, too large, past the count limit, or nested more than 3 messages deep. The
+ * attachments' parsers are the registry's, given by the registry, so that this module does not
+ * import it.
  */
-export const emailParser: Parser = {
-  mimeTypes: EMAIL_TYPES,
-  async parse(input) {
-    try {
-      const raw = await readFile(input.path)
-      const doc = await parseMessage(raw, input, 0)
-      input.progress(1, 1)
-      return doc
-    } catch (error) {
-      if (error instanceof IngestError) throw error
-      throw toIngestError('e-mail', error)
-    }
-  },
+export function createEmailParser(parsers: ParserLookup): Parser {
+  return {
+    mimeTypes: EMAIL_TYPES,
+    async parse(input) {
+      try {
+        const raw = await readFile(input.path)
+        const doc = await parseMessage(raw, input, 0, parsers)
+        input.progress(1, 1)
+        return doc
+      } catch (error) {
+        if (error instanceof IngestError) throw error
+        throw toIngestError('e-mail', error)
+      }
+    },
+  }
 }

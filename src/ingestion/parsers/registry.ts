@@ -40,7 +40,11 @@ const PARSERS: readonly ParserFamily[] = [
   { mimeTypes: HTML_TYPES, load: async () => (await import('./html.js')).htmlParser },
   { mimeTypes: MARKDOWN_TYPES, load: async () => (await import('./markdown.js')).markdownParser },
   { mimeTypes: TEXT_TYPES, load: async () => (await import('./text.js')).textParser },
-  { mimeTypes: EMAIL_TYPES, load: async () => (await import('./email.js')).emailParser },
+  // E-mail and Outlook items read their attachments with the parsers given here, so neither imports the registry.
+  {
+    mimeTypes: EMAIL_TYPES,
+    load: async () => (await import('./email.js')).createEmailParser({ parserFor, supportedMimeTypes }),
+  },
   { mimeTypes: [PDF], load: async () => (await import('./pdf.js')).pdfParser },
   { mimeTypes: IMAGE_TYPES, load: async () => (await import('./image.js')).imageParser },
   { mimeTypes: [DOCX], load: async () => (await import('./docx.js')).docxParser },
@@ -50,7 +54,6 @@ const PARSERS: readonly ParserFamily[] = [
   { mimeTypes: LEGACY_OFFICE_TYPES, load: async () => (await import('./legacy-office.js')).legacyOfficeParser },
   { mimeTypes: [DOC], load: async () => (await import('./doc.js')).docParser },
   { mimeTypes: [EPUB], load: async () => (await import('./epub.js')).epubParser },
-  // Reads its attachments with the parsers given here, so it never imports the registry.
   {
     mimeTypes: [MSG],
     load: async () => (await import('./msg.js')).createMsgParser({ parserFor, supportedMimeTypes }),
