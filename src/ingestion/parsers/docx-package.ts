@@ -1,4 +1,4 @@
-import yauzl, { type Entry, type ZipFile } from 'yauzl'
+import { openZipEntries, readZipEntry } from './zip-entries.js'
 
 /**
  * What mammoth reads a DOCX package through (`convertToHtml({ file })`, mammoth's own
@@ -21,20 +21,13 @@ export interface OpenDocxPackage {
  * plain runs first (see `rubyAsRuns`).
  */
 export async function openDocxPackage(path: string): Promise<OpenDocxPackage> {
-  const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, strictFileNames: false })
-  const entries = new Map<string, Entry>()
-  try {
-    for await (const entry of zip.eachEntry()) entries.set(entry.fileName, entry)
-  } catch (error) {
-    zip.close()
-    throw error
-  }
+  const { zip, entries } = await openZipEntries(path)
   const file: DocxPackage = {
     exists: (name) => entries.has(name),
     async read(name, encoding) {
       const entry = entries.get(name)
       if (!entry) throw new Error(`the part "${name}" is missing from the package`)
-      const bytes = await readEntry(zip, entry)
+      const bytes = await readZipEntry(zip, entry)
       if (!encoding) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
       if (encoding === 'base64') return bytes.toString('base64')
       const text = new TextDecoder(encoding).decode(bytes)
@@ -42,12 +35,6 @@ export async function openDocxPackage(path: string): Promise<OpenDocxPackage> {
     },
   }
   return { file, close: () => zip.close() }
-}
-
-async function readEntry(zip: ZipFile, entry: Entry): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks)
 }
 
 const RUBY = /<w:ruby\b[^>]*>([\s\S]*?)<\/w:ruby>/gu

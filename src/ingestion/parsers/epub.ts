@@ -1,5 +1,5 @@
 import { posix } from 'node:path'
-import yauzl, { type Entry, type ZipFile } from 'yauzl'
+import type { Entry, ZipFile } from 'yauzl'
 import { ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
 import { decodeText } from '../text-decoding.js'
@@ -8,6 +8,7 @@ import { toIngestError } from './failures.js'
 import { EPUB } from './formats.js'
 import { declaredHtmlCharset, htmlToBlocks } from './html.js'
 import { type XmlEvent, XmlScanner } from './xml-scan.js'
+import { openZipEntries, readZipEntry } from './zip-entries.js'
 
 /** Content documents read as HTML; other spine items (SVG pages, DTBook) carry no text we read. */
 const HTML_MEDIA_TYPES = new Set(['application/xhtml+xml', 'text/html', 'application/html'])
@@ -38,14 +39,7 @@ class EpubArchive {
   ) {}
 
   static async open(path: string): Promise<EpubArchive> {
-    const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, strictFileNames: false })
-    const entries = new Map<string, Entry>()
-    try {
-      for await (const entry of zip.eachEntry()) entries.set(entry.fileName, entry)
-    } catch (error) {
-      zip.close()
-      throw error
-    }
+    const { zip, entries } = await openZipEntries(path)
     return new EpubArchive(zip, entries)
   }
 
@@ -60,9 +54,7 @@ class EpubArchive {
   async read(name: string): Promise<Buffer | null> {
     const entry = this.entries.get(name)
     if (!entry) return null
-    const parts: Buffer[] = []
-    for await (const chunk of await this.zip.openReadStreamPromise(entry)) parts.push(chunk as Buffer)
-    return Buffer.concat(parts)
+    return readZipEntry(this.zip, entry)
   }
 
   async readText(name: string): Promise<string | null> {
