@@ -1,3 +1,4 @@
+import { distinctWithIndex } from '../../lib/distinct.js'
 import { errors } from '../../lib/errors.js'
 import type { BotFilters } from '../../storage/ports/bots.js'
 import type { Repositories } from '../../storage/store.js'
@@ -18,20 +19,8 @@ function fieldOf(key: keyof BotFilters, index: number): string {
   return `body/filters/${WIRE_NAMES[key]}/${index}`
 }
 
-/** Values in first-seen order without repeats, each keeping the index it had in the input. */
-function distinct(values: readonly string[]): { value: string; index: number }[] {
-  const seen = new Set<string>()
-  const kept: { value: string; index: number }[] = []
-  values.forEach((value, index) => {
-    if (seen.has(value)) return
-    seen.add(value)
-    kept.push({ value, index })
-  })
-  return kept
-}
-
 async function resolveTags(repos: Repositories, companyId: string, ids: readonly string[]): Promise<string[]> {
-  const wanted = distinct(ids)
+  const wanted = distinctWithIndex(ids)
   if (wanted.length === 0) return []
   const found = new Set((await repos.tags.findByIds(companyId, [...new Set(ids)])).map((tag) => tag.id))
   const missing = wanted.find((entry) => !found.has(entry.value))
@@ -46,7 +35,7 @@ async function resolveDocuments(
   paths: readonly string[],
 ): Promise<string[]> {
   const normalized = paths.map((path, index) => normalizeFilePath(path, fieldOf(key, index)))
-  const wanted = distinct(normalized)
+  const wanted = distinctWithIndex(normalized)
   const found = await repos.knowledgeBase.findByNames(
     companyId,
     wanted.map((entry) => entry.value),
@@ -71,7 +60,7 @@ export async function resolveFilters(
   const resolved: { -readonly [K in keyof BotFilters]?: readonly string[] } = {}
   if (input.paths) {
     const normalized = input.paths.map((path, index) => normalizeFolderPath(path, fieldOf('paths', index)))
-    resolved.paths = distinct(normalized).map((entry) => entry.value)
+    resolved.paths = distinctWithIndex(normalized).map((entry) => entry.value)
   }
   if (input.tags) resolved.tags = await resolveTags(repos, companyId, input.tags)
   if (input.defaultDocuments) {

@@ -1,3 +1,4 @@
+import { distinctWithIndex } from '../../lib/distinct.js'
 import { AppError, errors } from '../../lib/errors.js'
 import type { MessageFilters, ResolvedScope } from '../../retrieval/types.js'
 import type { BotFilters } from '../../storage/ports/bots.js'
@@ -8,18 +9,6 @@ import { normalizeFolderPath } from './paths.js'
 /** The part of a bot that decides its scope. */
 export interface ScopedBot {
   readonly filters: Pick<BotFilters, 'paths' | 'tags'>
-}
-
-/** Values without repeats, each with the index it first had (error paths point into the request). */
-function distinct(values: readonly string[]): { value: string; index: number }[] {
-  const seen = new Set<string>()
-  const kept: { value: string; index: number }[] = []
-  values.forEach((value, index) => {
-    if (seen.has(value)) return
-    seen.add(value)
-    kept.push({ value, index })
-  })
-  return kept
 }
 
 function hasFilters(filters: MessageFilters | undefined): filters is MessageFilters {
@@ -40,14 +29,14 @@ async function selectionOf(
 ): Promise<DocumentSelection> {
   const documentIds: string[] = []
   const folders: string[] = []
-  for (const { value, index } of distinct(filters.documentIds)) {
+  for (const { value, index } of distinctWithIndex(filters.documentIds)) {
     const object = await repos.knowledgeBase.findById(companyId, value)
     if (!object) throw errors.invalidReference(`body/filters/paths/${index}`, 'document', value)
     if (object.kind === 'folder') folders.push(object.objectName)
     else documentIds.push(object.id)
   }
 
-  const tags = distinct(filters.tagIds)
+  const tags = distinctWithIndex(filters.tagIds)
   if (tags.length > 0) {
     const found = new Set(
       (
@@ -61,7 +50,7 @@ async function selectionOf(
     if (missing) throw errors.invalidReference(`body/filters/tags/${missing.index}`, 'tag', missing.value)
   }
 
-  const paths = distinct(
+  const paths = distinctWithIndex(
     (filters.folders ?? []).map((path, index) => normalizeFolderPath(path, `body/filters/folders/${index}`)),
   )
   const named = paths.filter((path) => path.value !== '/')
