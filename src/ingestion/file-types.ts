@@ -4,6 +4,7 @@ import { fileTypeFromFile } from 'file-type'
 import iconv from 'iconv-lite'
 import { CFB_MIME_TYPE, compoundFileType } from './compound-file.js'
 import { isExcelBinary, XLSB_MIME_TYPE } from './excel-binary.js'
+import { CSV_TYPES, EMAIL_TYPES, HTML_TYPES, MARKDOWN_TYPES, RTF_TYPES, TEXT_TYPES } from './parsers/formats.js'
 import { sniffTextEncoding } from './text-decoding.js'
 import { signatureHolds } from './weak-signatures.js'
 
@@ -75,40 +76,27 @@ const TEXT_EXTENSIONS: Readonly<Record<string, string>> = {
   '.bat': 'text/plain',
 }
 
-/** Declared types (a multipart part's `Content-Type`) that say text beside `text/*`, as stored. */
-const DECLARED_TEXT: Readonly<Record<string, string>> = {
-  'application/json': 'application/json',
-  'application/x-ndjson': 'application/x-ndjson',
-  'application/xml': 'application/xml',
-  'application/yaml': 'application/yaml',
-  'application/x-yaml': 'application/yaml',
-  'application/xhtml+xml': 'application/xhtml+xml',
-  'application/rtf': 'application/rtf',
-  'application/csv': 'text/csv',
-  'application/javascript': 'text/plain',
-  'application/x-sh': 'text/plain',
-  'application/sql': 'text/plain',
-  'message/rfc822': 'message/rfc822',
-}
-
-/** Text types stored as they are declared; any other `text/*` is stored as `text/plain`. */
-const KNOWN_TEXT = new Set([
-  'text/plain',
-  'text/csv',
-  'text/tab-separated-values',
-  'text/markdown',
-  'text/html',
-  'text/xml',
-  'text/yaml',
-  'text/rtf',
+/** The text types a parser reads (formats.ts): a declared one is stored as it is. */
+const READ_AS_DECLARED: ReadonlySet<string> = new Set([
+  ...CSV_TYPES,
+  ...HTML_TYPES,
+  ...MARKDOWN_TYPES,
+  ...TEXT_TYPES,
+  ...RTF_TYPES,
+  ...EMAIL_TYPES,
 ])
+/** Declared types outside `text/*` that are text all the same (scripts, queries), read as plain text. */
+const PLAIN_TEXT_APPLICATIONS = new Set(['application/javascript', 'application/x-sh', 'application/sql'])
 
-/** The text type a declared type says, or undefined when it says none (`application/octet-stream`, an image…). */
+/**
+ * The text type a declared type says: itself when a parser reads it, `text/plain` for another
+ * `text/*` or a script; undefined when it says no text (`application/octet-stream`, an image…).
+ */
 function declaredTextType(declared: string | undefined): string | undefined {
   const type = declared?.split(';')[0]?.trim().toLowerCase()
   if (!type) return undefined
-  if (type.startsWith('text/')) return KNOWN_TEXT.has(type) ? type : 'text/plain'
-  return DECLARED_TEXT[type]
+  if (READ_AS_DECLARED.has(type)) return type
+  return type.startsWith('text/') || PLAIN_TEXT_APPLICATIONS.has(type) ? 'text/plain' : undefined
 }
 
 const SNIFF_BYTES = 64 * 1024
