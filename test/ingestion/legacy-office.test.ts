@@ -116,7 +116,9 @@ describe.skipIf(!soffice)('legacy Office formats through LibreOffice', () => {
       const dir = fileURLToPath(robustness as URL)
       const [sheet] = tables(await parse(join(dir, 'tika-test-documents/testEXCEL.xls'), XLS))
       expect(sheet?.sheet).toBe('Feuil1')
-      expect(JSON.stringify(sheet?.rows)).toContain('Square')
+      // Which row becomes the header depends on how the LibreOffice at hand writes the title row; the words do not.
+      const cells = [...(sheet?.header ?? []), ...(sheet?.rows.flatMap((row) => row.cells) ?? [])]
+      expect(cells).toEqual(expect.arrayContaining(['Number', 'Square', '15', '225']))
     },
     120_000,
   )
