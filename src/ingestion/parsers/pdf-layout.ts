@@ -1,43 +1,8 @@
 import { oneLine, visibleLength } from '../../lib/whitespace.js'
 import type { Block } from '../model.js'
-import type { Furniture } from './pdf-table-title.js'
+import type { CellSpan, FontProfile, Furniture, PdfLine, PdfTextItem } from './pdf-lines.js'
 import { pageTables, type TableCarry } from './pdf-tables.js'
 import { joinLines } from './text-blocks.js'
-
-/** The part of a pdf.js text item the layout needs. */
-export interface PdfTextItem {
-  readonly str: string
-  readonly transform: readonly number[]
-  readonly width: number
-  readonly height: number
-  readonly dir?: string
-}
-
-/** Horizontal extent of a cell, in the coordinates of its line's text direction. */
-export interface CellSpan {
-  readonly left: number
-  readonly right: number
-}
-
-/** One visual line of a page, in the coordinates of its own text direction. */
-export interface PdfLine {
-  /** Baseline across the text direction; larger is higher on the page. */
-  readonly y: number
-  readonly x: number
-  readonly size: number
-  /** Quarter turns of the text direction (0 for normal horizontal text). */
-  readonly turns: number
-  /** Runs separated by wide gaps: table cells when several consecutive lines have them. */
-  readonly cells: readonly string[]
-  /** Where each cell sits on the line (one per cell): tables align cells and headers by it. */
-  readonly spans: readonly CellSpan[]
-}
-
-/** Font statistics of the whole document: body size and heading levels by size. */
-export interface FontProfile {
-  readonly bodySize: number
-  headingLevel(size: number): number | null
-}
 
 /** A gap wider than this many font sizes separates table cells (word spaces are ~0.3). */
 const CELL_GAP = 1.5

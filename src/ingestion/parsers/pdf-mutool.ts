@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CommandFailure, type CommandOutput, CommandShell } from '../../lib/command-shell.js'
 import { ingestErrors } from '../errors.js'
-import type { PdfTextItem } from './pdf-layout.js'
+import type { PdfTextItem } from './pdf-lines.js'
 import { readStextJson, StextJsonError } from './stext-json.js'
 
 /**

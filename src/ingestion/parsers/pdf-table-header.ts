@@ -1,4 +1,4 @@
-import type { PdfLine } from './pdf-layout.js'
+import type { PdfLine } from './pdf-lines.js'
 import { isAmount, type PlacedCell, splitFigureRuns } from './pdf-table-cells.js'
 import type { Column, HeaderBand } from './pdf-table-columns.js'
 import { type Extent, placedCells, type Row } from './pdf-table-rows.js'

@@ -1,4 +1,4 @@
-import type { PdfLine } from './pdf-layout.js'
+import type { PdfLine } from './pdf-lines.js'
 import type { PlacedCell } from './pdf-table-cells.js'
 
 /** The lines and rows a PDF table is built from. */

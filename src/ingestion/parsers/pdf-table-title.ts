@@ -1,4 +1,4 @@
-import type { FontProfile, PdfLine } from './pdf-layout.js'
+import type { FontProfile, Furniture, PdfLine } from './pdf-lines.js'
 import { isUnitPhrase, splitUnit } from './table-units.js'
 
 /**
@@ -6,9 +6,6 @@ import { isUnitPhrase, splitUnit } from './table-units.js'
  * INCOME", "The components of lease expense were as follows (in millions):"), and the unit line
  * among them.
  */
-
-/** Lines that repeat at the same place on many pages (running heads): never a table's title. */
-export type Furniture = (line: PdfLine) => boolean
 
 /** Where a table is on its page, and what its title must not be taken from. */
 export interface TitleSearch {

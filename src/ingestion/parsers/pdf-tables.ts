@@ -1,5 +1,5 @@
 import type { TableBlock, TableRow } from '../model.js'
-import type { FontProfile, PdfLine } from './pdf-layout.js'
+import type { FontProfile, Furniture, PdfLine } from './pdf-lines.js'
 import {
   cellRole,
   isAmount,
@@ -11,7 +11,7 @@ import {
 import { type Column, columnsOf, composeHeader, type HeaderBand, placeRow } from './pdf-table-columns.js'
 import { headerAbove, MAX_HEADER_BANDS } from './pdf-table-header.js'
 import { type Extent, placedCells, type Row, type TableLine } from './pdf-table-rows.js'
-import { type Furniture, type TitleSearch, titleAbove } from './pdf-table-title.js'
+import { type TitleSearch, titleAbove } from './pdf-table-title.js'
 import { detectHeader, kindOfText } from './table-builder.js'
 import { isUnitPhrase } from './table-units.js'
 import { joinLines } from './text-blocks.js'

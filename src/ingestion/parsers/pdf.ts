@@ -5,7 +5,8 @@ import { type OcrEngine, sharedOcr } from '../ocr.js'
 import { PDF } from './formats.js'
 import { annotationParagraphs } from './pdf-annotations.js'
 import { type PageImage, pageImages } from './pdf-images.js'
-import { layoutPages, type PdfLine, pageLines, visibleChars } from './pdf-layout.js'
+import { layoutPages, pageLines, visibleChars } from './pdf-layout.js'
+import type { PdfLine } from './pdf-lines.js'
 import {
   type MutoolDocument,
   MutoolFailure,
