@@ -24,8 +24,9 @@ import { KnowledgeBaseService } from './domain/knowledge-base/knowledge-base.js'
 import { SearchService } from './domain/search/search.js'
 import type { Services } from './domain/services.js'
 import { TagService } from './domain/tags/tags.js'
-import { EmbedJobHandler, enqueueEmbeddingBackfill } from './ingestion/embed-job.js'
-import { IngestJobHandler, ingestSettings, type ProcessedFile } from './ingestion/ingest-job.js'
+import { EmbedJobHandler, enqueueEmbeddingBackfill } from './ingestion/jobs/embed-job.js'
+import { IngestJobHandler, type ProcessedFile } from './ingestion/jobs/ingest-job.js'
+import { type IngestSettings, ingestSettings } from './ingestion/jobs/settings.js'
 import type { JobLogger } from './jobs/handler.js'
 import { JobRunner } from './jobs/runner.js'
 import { type Clock, systemClock } from './lib/clock.js'
@@ -51,6 +52,8 @@ export interface AppContext {
   /** Original bytes of documents: files under the data dir, or rows in PostgreSQL. */
   readonly blobs: BlobStore
   readonly services: Services
+  /** How this process's workers process documents, with the tools found here (computed once). */
+  readonly ingestion: IngestSettings
   /** Ranked chunks within a scope: what the search extension and the conversation pipeline use. */
   readonly retriever: ExplainingRetriever
   /**
@@ -121,13 +124,14 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
   // Data-analysis mode: tables loaded into DuckDB files private to this process; the LLM writes the
   // query when configured (the offline question parser when it cannot be reached), else the offline parser.
   const workDir = join(config.dataDir, 'tmp')
+  const ingestion = ingestSettings(config)
   // Left by processes that crashed; a failure here only leaves disk space unreclaimed.
   void removeOrphanedDirectories(workDir, ['analysis', 'tables']).catch(() => {})
   const tableFileSettings = {
     maxCells: config.analysisMaxCells,
     engine: { memoryLimit: `${config.analysisMemoryMb}MB`, threads: 2 },
-    ingestLimits: ingestSettings(config).limits,
-    soffice: ingestSettings(config).soffice,
+    ingestLimits: ingestion.limits,
+    soffice: ingestion.soffice,
   }
   const tableCache = new TableCache(blobs, {
     ...tableFileSettings,
@@ -190,7 +194,7 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
       store,
       blobs,
       clock,
-      settings: ingestSettings(config),
+      settings: ingestion,
       embedder,
       afterProcessing: prepareTables,
       processingThreads: threads,
@@ -220,7 +224,7 @@ export async function buildAppContext(config: Config, options: BuildOptions): Pr
     await tablePreparation.close()
     await store.close()
   }
-  return { config, clock, store, blobs, services, retriever, createJobRunner, close }
+  return { config, clock, store, blobs, services, ingestion, retriever, createJobRunner, close }
 }
 
 /**

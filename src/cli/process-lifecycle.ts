@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
-import { ingestSettings } from '../ingestion/ingest-job.js'
+import type { IngestSettings } from '../ingestion/jobs/settings.js'
 import { openDatabase } from '../storage/database.js'
 import { pendingMigrations } from '../storage/migrate.js'
 
@@ -22,8 +22,8 @@ export async function assertMigrated(config: Config): Promise<void> {
  * to pdf.js) PDFs take about 2.4 times as long (docs/benchmarks.md), which an administrator would
  * otherwise learn only from slow uploads.
  */
-export function logPdfTextReader(logger: Logger, config: Config): void {
-  if (ingestSettings(config).mutool) logger.info({ pdfText: 'mutool' }, 'PDF text is read with MuPDF (mutool)')
+export function logPdfTextReader(logger: Logger, config: Config, ingestion: IngestSettings): void {
+  if (ingestion.mutool) logger.info({ pdfText: 'mutool' }, 'PDF text is read with MuPDF (mutool)')
   else if (config.pdfText === 'pdfjs')
     logger.info({ pdfText: 'pdf.js' }, 'PDF text is read with pdf.js (LANTERN_PDF_TEXT=pdfjs)')
   else
@@ -31,7 +31,7 @@ export function logPdfTextReader(logger: Logger, config: Config): void {
       { pdfText: 'pdf.js' },
       'PDF text is read with pdf.js: no mutool (mupdf-tools 1.19 or later) was found; with it PDFs are processed about 2.4 times faster',
     )
-  if (ingestSettings(config).soffice)
+  if (ingestion.soffice)
     logger.info({ legacyOffice: 'soffice' }, 'legacy Office files (.xls, .xlsb, .ppt) are read through LibreOffice')
   else
     logger.info(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { type ChunkingContext, chunkDocument } from '../../src/ingestion/chunking/chunker.js'
 import { countTokens } from '../../src/ingestion/chunking/tokens.js'
 import type { Block, ParsedDocument, TableBlock } from '../../src/ingestion/model.js'
-import type { ChunkDraft } from '../../src/ingestion/pipeline-types.js'
+import type { ChunkDraft } from '../../src/ingestion/pipeline/pipeline-types.js'
 
 const CONTEXT: ChunkingContext = {
   documentId: 'doc-1',

@@ -7,8 +7,8 @@ import {
   compoundFileType,
   compoundFileTypeOf,
   withCompoundFile,
-} from '../../src/ingestion/compound-file.js'
-import { detectMimeType } from '../../src/ingestion/file-types.js'
+} from '../../src/ingestion/detection/compound-file.js'
+import { detectMimeType } from '../../src/ingestion/detection/file-types.js'
 import { cfbOf } from '../support/cfb.js'
 import { robustnessDir, tempFiles } from './text-formats-support.js'
 

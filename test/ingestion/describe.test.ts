@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { describeDocument, keyPhrases, MAX_DESCRIPTION_CHARS } from '../../src/ingestion/describe.js'
 import type { Block, ParsedDocument } from '../../src/ingestion/model.js'
+import { describeDocument, keyPhrases, MAX_DESCRIPTION_CHARS } from '../../src/ingestion/pipeline/describe.js'
 
 function doc(blocks: Block[], title?: string): ParsedDocument {
   return { blocks, pageCount: 1, documentType: 'text', ...(title ? { title } : {}) }

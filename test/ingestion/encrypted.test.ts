@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detectMimeType } from '../../src/ingestion/file-types.js'
+import { detectMimeType } from '../../src/ingestion/detection/file-types.js'
 import { cfbEntryNames } from '../../src/ingestion/parsers/cfb.js'
 import { odtParser } from '../../src/ingestion/parsers/odf-text.js'
 import { parserFor, supportedMimeTypes } from '../../src/ingestion/parsers/registry.js'

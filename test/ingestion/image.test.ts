@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
-import { isOcrLanguageInstalled, normaliseOcrText, terminateOcr } from '../../src/ingestion/ocr.js'
+import { isOcrLanguageInstalled, normaliseOcrText, terminateOcr } from '../../src/ingestion/ocr/ocr.js'
 import { decodeBmp } from '../../src/ingestion/parsers/bmp.js'
 import { createImageParser, imageParser } from '../../src/ingestion/parsers/image.js'
 import { loadParserFor } from '../../src/ingestion/parsers/registry.js'

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { codepageEncoding } from '../../src/ingestion/detection/text-decoding.js'
 import type { Block, ParsedDocument } from '../../src/ingestion/model.js'
 import { createEmailParser } from '../../src/ingestion/parsers/email.js'
 import { parserFor, supportedMimeTypes } from '../../src/ingestion/parsers/registry.js'
-import { codepageEncoding } from '../../src/ingestion/text-decoding.js'
 import { ingestFailure } from './ocr-support.js'
 
 const emailParser = createEmailParser({ parserFor, supportedMimeTypes })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { TesseractOcr } from '../../src/ingestion/ocr.js'
-import { OcrPermit } from '../../src/ingestion/ocr-permit.js'
+import { TesseractOcr } from '../../src/ingestion/ocr/ocr.js'
+import { OcrPermit } from '../../src/ingestion/ocr/ocr-permit.js'
 import { textImage } from './ocr-support.js'
 
 const engines: TesseractOcr[] = []

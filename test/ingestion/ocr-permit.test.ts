@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OcrPermit } from '../../src/ingestion/ocr-permit.js'
+import { OcrPermit } from '../../src/ingestion/ocr/ocr-permit.js'
 
 /** Whether a promise has settled by the time the pending timers and microtasks ran. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {

@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { expect } from 'vitest'
 import { IngestError } from '../../src/ingestion/errors.js'
 import type { ParsedDocument } from '../../src/ingestion/model.js'
-import { type OcrEngine, type OcrInput, type OcrOptions, prepareForOcr } from '../../src/ingestion/ocr.js'
+import { type OcrEngine, type OcrInput, type OcrOptions, prepareForOcr } from '../../src/ingestion/ocr/ocr.js'
 
 export interface OcrCall {
   readonly width: number

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodePostings, encodePostings, withPostings } from '../../src/ingestion/index-document.js'
+import { decodePostings, encodePostings, withPostings } from '../../src/ingestion/pipeline/index-document.js'
 import type { Posting } from '../../src/storage/ports/chunks.js'
 import { analyze } from '../../src/text/analysis.js'
 

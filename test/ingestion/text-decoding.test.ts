@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite'
 import { describe, expect, it } from 'vitest'
-import { detectMimeType } from '../../src/ingestion/file-types.js'
+import { detectMimeType } from '../../src/ingestion/detection/file-types.js'
 import {
   decodeFileStream,
   decodeText,
@@ -8,7 +8,7 @@ import {
   ENCODING_SAMPLE_BYTES,
   readTextFile,
   sniffTextEncoding,
-} from '../../src/ingestion/text-decoding.js'
+} from '../../src/ingestion/detection/text-decoding.js'
 import { tempFiles } from './text-formats-support.js'
 
 const file = tempFiles()

@@ -2,7 +2,7 @@ import { crc32, createDeflateRaw } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { IngestError } from '../../src/ingestion/errors.js'
 import { docxParser } from '../../src/ingestion/parsers/docx.js'
-import { guardZip } from '../../src/ingestion/zip-guard.js'
+import { guardZip } from '../../src/ingestion/parsers/zip-guard.js'
 import { inputFor, LIMITS, tempFiles, zipOf } from './text-formats-support.js'
 
 const file = tempFiles()

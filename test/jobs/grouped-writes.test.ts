@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { indexWritesFor } from '../../src/ingestion/grouped-writes.js'
+import { indexWritesFor } from '../../src/ingestion/jobs/grouped-writes.js'
 import { systemClock } from '../../src/lib/clock.js'
 import type { Repositories } from '../../src/storage/store.js'
 import { createTenant } from '../support/factories.js'

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { enqueueEmbeddingBackfill } from '../../src/ingestion/embed-job.js'
+import { enqueueEmbeddingBackfill } from '../../src/ingestion/jobs/embed-job.js'
 import type { JobRunner } from '../../src/jobs/runner.js'
 import { OpenAiEmbedder } from '../../src/retrieval/embeddings/openai.js'
 import { HybridRetriever } from '../../src/retrieval/hybrid-retriever.js'

@@ -35,7 +35,7 @@ describe('the dependency rule of docs/architecture.md', () => {
   it('fails on an upward import planted in a lower room', async () => {
     const dir = await plant({
       'src/domain/bots.ts': 'export const botName = "Lantern"\n',
-      'src/lib/greeting.ts': "import { botName } from '../domain/bots.js'\nexport const hello = `hi ${botName}`\n",
+      'src/lib/greeting.ts': "import { botName } from '../domain/bots.js'\nexport const hello = 'hi ' + botName\n",
     })
     expect(await violations(dir)).toEqual(['no-upward-from-lib: src/lib/greeting.ts → src/domain/bots.ts'])
   }, 60_000)

@@ -87,7 +87,7 @@ export async function runServe(config: Config): Promise<void> {
       if (config.workers > 0 && !signals.stopping()) {
         runner = ctx.createJobRunner({ owner: workerId, logger })
         runner.start()
-        logPdfTextReader(logger, config)
+        logPdfTextReader(logger, config, ctx.ingestion)
       }
       if (embedded) await announceFirstCompany(ctx, logger, address)
     })()

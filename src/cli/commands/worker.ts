@@ -46,5 +46,5 @@ export async function runWorker(config: Config): Promise<void> {
 
   runner.start()
   logger.info({ owner, concurrency: config.workers, leaseMs: config.jobLeaseMs }, 'lantern worker is running')
-  logPdfTextReader(logger, config)
+  logPdfTextReader(logger, config, ctx.ingestion)
 }

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import { withCardSentence } from '../../ingestion/describe.js'
+import { withCardSentence } from '../../ingestion/pipeline/describe.js'
 import type { Clock } from '../../lib/clock.js'
 import { AppError, errors } from '../../lib/errors.js'
 import type { BlobStore } from '../../storage/ports/blobs.js'

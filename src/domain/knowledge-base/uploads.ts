@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs'
-import { detectMimeType, documentTypeOf } from '../../ingestion/file-types.js'
+import { detectMimeType, documentTypeOf } from '../../ingestion/detection/file-types.js'
 import type { Clock } from '../../lib/clock.js'
 import { errors } from '../../lib/errors.js'
 import { newId } from '../../lib/ids.js'

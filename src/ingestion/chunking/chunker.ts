@@ -1,6 +1,6 @@
 import { cleanText, oneLine } from '../../lib/whitespace.js'
 import type { Block, HeadingBlock, ImageBlock, ParagraphBlock, ParsedDocument, TableBlock } from '../model.js'
-import type { ChunkDraft } from '../pipeline-types.js'
+import type { ChunkDraft } from '../pipeline/pipeline-types.js'
 import { chunkTable } from './tables.js'
 import { measure, splitToBudget, tailWithin, truncateToTokens } from './text.js'
 import { countTokens, endOf, endOfJoined, joinedTokens, startOf, startOfJoined } from './tokens.js'

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
-import { detectMimeType, UNKNOWN_MIME_TYPE } from '../file-types.js'
+import { detectMimeType, UNKNOWN_MIME_TYPE } from '../detection/file-types.js'
 import type { Block, ParseInput, Parser } from '../model.js'
 import { toIngestError } from './failures.js'
 

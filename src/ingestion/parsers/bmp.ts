@@ -1,4 +1,4 @@
-import type { RawImage } from '../ocr.js'
+import type { RawImage } from '../ocr/ocr.js'
 
 /** Far beyond any scan; stops a forged header from asking for gigabytes. */
 const MAX_PIXELS = 100_000_000

@@ -1,5 +1,5 @@
 import { extname } from 'node:path'
-import { bufferSource, CompoundFile } from '../compound-file.js'
+import { bufferSource, CompoundFile } from '../detection/compound-file.js'
 import { ingestErrors } from '../errors.js'
 import type { ParsedDocument, ParseInput, Parser } from '../model.js'
 import { CFB } from './formats.js'

@@ -1,5 +1,5 @@
 import WordExtractor from 'word-extractor'
-import { summaryTitle, withCompoundFile } from '../compound-file.js'
+import { summaryTitle, withCompoundFile } from '../detection/compound-file.js'
 import { ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser, TableBlock } from '../model.js'
 import { toIngestError } from './failures.js'

@@ -2,12 +2,12 @@ import mammoth from 'mammoth'
 import sharp from 'sharp'
 import { IngestError } from '../errors.js'
 import type { ParsedDocument, ParseInput, Parser } from '../model.js'
-import { type OcrEngine, sharedOcr } from '../ocr.js'
-import { guardZip } from '../zip-guard.js'
+import { type OcrEngine, sharedOcr } from '../ocr/ocr.js'
 import { docxHtmlBlocks } from './docx-html.js'
 import { openDocxPackage } from './docx-package.js'
 import { toIngestError } from './failures.js'
 import { DOCX } from './formats.js'
+import { guardZip } from './zip-guard.js'
 
 /**
  * A DOCX has no fixed page size in pixels, so an image's share of "the page" is estimated against

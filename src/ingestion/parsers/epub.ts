@@ -1,14 +1,14 @@
 import { posix } from 'node:path'
 import type { Entry, ZipFile } from 'yauzl'
+import { decodeText } from '../detection/text-decoding.js'
 import { ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
-import { decodeText } from '../text-decoding.js'
-import { guardZip } from '../zip-guard.js'
 import { toIngestError } from './failures.js'
 import { EPUB } from './formats.js'
 import { declaredHtmlCharset, htmlToBlocks } from './html.js'
 import { type XmlEvent, XmlScanner } from './xml-scan.js'
 import { openZipEntries, readZipEntry } from './zip-entries.js'
+import { guardZip } from './zip-guard.js'
 
 /** Content documents read as HTML; other spine items (SVG pages, DTBook) carry no text we read. */
 const HTML_MEDIA_TYPES = new Set(['application/xhtml+xml', 'text/html', 'application/html'])

@@ -4,8 +4,14 @@
  * only PDFs never loads the spreadsheet, e-mail, HTML or Word libraries).
  */
 
-import { CFB_MIME_TYPE, DOC_MIME_TYPE, MSG_MIME_TYPE, PPT_MIME_TYPE, XLS_MIME_TYPE } from '../compound-file.js'
-import { XLSB_MIME_TYPE } from '../excel-binary.js'
+import {
+  CFB_MIME_TYPE,
+  DOC_MIME_TYPE,
+  MSG_MIME_TYPE,
+  PPT_MIME_TYPE,
+  XLS_MIME_TYPE,
+} from '../detection/compound-file.js'
+import { XLSB_MIME_TYPE } from '../detection/excel-binary.js'
 
 export const XLSX_TYPES = [
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

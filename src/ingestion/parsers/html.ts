@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { load } from 'cheerio'
+import { decodeText } from '../detection/text-decoding.js'
 import type { Block, ParsedDocument, Parser, TableBlock } from '../model.js'
-import { decodeText } from '../text-decoding.js'
 import { toIngestError } from './failures.js'
 import { HTML_TYPES } from './formats.js'
 import { detectHeader, kindOfText } from './table-builder.js'

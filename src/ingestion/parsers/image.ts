@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
-import { type OcrEngine, type OcrInput, sharedOcr } from '../ocr.js'
+import { type OcrEngine, type OcrInput, sharedOcr } from '../ocr/ocr.js'
 import { decodeBmp } from './bmp.js'
 import { IMAGE_TYPES } from './formats.js'
 import { readSource } from './source.js'

@@ -1,6 +1,6 @@
 import { marked, type Token, type Tokens } from 'marked'
+import { readTextFile } from '../detection/text-decoding.js'
 import type { Block, ParsedDocument, Parser } from '../model.js'
-import { readTextFile } from '../text-decoding.js'
 import { toIngestError } from './failures.js'
 import { MARKDOWN_TYPES } from './formats.js'
 import { htmlToBlocks } from './html.js'

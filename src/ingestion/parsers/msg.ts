@@ -1,7 +1,7 @@
 import msgreader, { type FieldsData } from '@kenjiuno/msgreader'
+import { codepageEncoding, decodeText } from '../detection/text-decoding.js'
 import { ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
-import { codepageEncoding, decodeText } from '../text-decoding.js'
 import {
   type Attachment,
   attachmentBlocks,

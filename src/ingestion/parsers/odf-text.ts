@@ -1,8 +1,8 @@
 import type { ParsedDocument, ParseInput, Parser } from '../model.js'
-import { type OcrEngine, sharedOcr } from '../ocr.js'
-import { guardZip } from '../zip-guard.js'
+import { type OcrEngine, sharedOcr } from '../ocr/ocr.js'
 import { ODT } from './formats.js'
 import { parseOfficeFile } from './office.js'
+import { guardZip } from './zip-guard.js'
 
 /**
  * ODT text documents: headings with their level, paragraphs, list items and tables. The zip guard

@@ -1,5 +1,5 @@
 import type { PDFPageProxy } from 'unpdf/pdfjs'
-import type { RawImage } from '../ocr.js'
+import type { RawImage } from '../ocr/ocr.js'
 import { pdfOps } from './pdf-runtime.js'
 
 /** An image drawn on a PDF page, decoded, with what OCR needs to read it upright. */

@@ -1,7 +1,7 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'unpdf/pdfjs'
 import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser } from '../model.js'
-import { type OcrEngine, sharedOcr } from '../ocr.js'
+import { type OcrEngine, sharedOcr } from '../ocr/ocr.js'
 import { PDF } from './formats.js'
 import { annotationParagraphs } from './pdf-annotations.js'
 import { type PageImage, pageImages } from './pdf-images.js'

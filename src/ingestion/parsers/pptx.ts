@@ -1,10 +1,10 @@
 import type { ParsedDocument, ParseInput, Parser } from '../model.js'
-import { type OcrEngine, sharedOcr } from '../ocr.js'
-import { guardZip } from '../zip-guard.js'
+import { type OcrEngine, sharedOcr } from '../ocr/ocr.js'
 import { ODP, PPTX } from './formats.js'
 import { odpMasterTexts, withMasterTexts } from './odp-master.js'
 import { parseOfficeFile } from './office.js'
 import { slideCount } from './office-ast.js'
+import { guardZip } from './zip-guard.js'
 
 /**
  * PPTX and ODP slide decks: each slide's title as a heading, its text as paragraphs, tables and

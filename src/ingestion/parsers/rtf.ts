@@ -1,5 +1,5 @@
 import type { ParsedDocument, ParseInput, Parser } from '../model.js'
-import { type OcrEngine, sharedOcr } from '../ocr.js'
+import { type OcrEngine, sharedOcr } from '../ocr/ocr.js'
 import { RTF_TYPES } from './formats.js'
 import { parseOfficeFile } from './office.js'
 

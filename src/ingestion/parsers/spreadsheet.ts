@@ -3,11 +3,11 @@ import ExcelJS from 'exceljs'
 import yauzl from 'yauzl'
 import { IngestError } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser, TableBlock } from '../model.js'
-import { guardZip } from '../zip-guard.js'
 import { toIngestError } from './failures.js'
 import { ODS_TYPES, XLSX_TYPES } from './formats.js'
 import { TableBuilder, type TypedCell } from './table-builder.js'
 import { XmlScanner } from './xml-scan.js'
+import { guardZip } from './zip-guard.js'
 
 const EMPTY: TypedCell = { text: '', kind: 'empty' }
 /** A run of identical non-empty ODS rows or cells is written out at most this many times. */

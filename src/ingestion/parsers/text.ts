@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises'
+import { decodeFileStream, detectFileEncoding } from '../detection/text-decoding.js'
 import { IngestError, ingestErrors } from '../errors.js'
 import type { Block, ParagraphBlock, ParsedDocument, ParseInput, Parser } from '../model.js'
-import { decodeFileStream, detectFileEncoding } from '../text-decoding.js'
 import { TEXT_TYPES } from './formats.js'
 import { type XmlEvent, XmlScanner } from './xml-scan.js'
 

@@ -1,6 +1,6 @@
 import yauzl, { type ZipFile } from 'yauzl'
-import { IngestError, ingestErrors } from './errors.js'
-import type { IngestLimits } from './model.js'
+import { IngestError, ingestErrors } from '../errors.js'
+import type { IngestLimits } from '../model.js'
 
 /**
  * Entries this small are never a bomb whatever their ratio; repetitive XML (styles, shared strings,

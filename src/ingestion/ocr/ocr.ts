@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import sharp, { type Sharp } from 'sharp'
 import { createWorker, type Worker } from 'tesseract.js'
-import { IngestError, ingestErrors } from './errors.js'
+import { IngestError, ingestErrors } from '../errors.js'
 import type { OcrPermit } from './ocr-permit.js'
 
 /** Pixels of an image decoded elsewhere (a PDF's embedded image). */

@@ -2,77 +2,25 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import { type Config, ConfigError, type PdfTextSource } from '../config.js'
-import type { JobFailure, JobHandler, Lease } from '../jobs/handler.js'
-import { type Clock, type Timestamp, timestampToMillis } from '../lib/clock.js'
-import type { Embedder } from '../retrieval/embeddings/types.js'
-import type { BlobStore } from '../storage/ports/blobs.js'
-import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
-import type { Repositories, Store } from '../storage/store.js'
-import { IngestError } from './errors.js'
-import { detectMimeType, documentTypeOf } from './file-types.js'
+import type { JobFailure, JobHandler, Lease } from '../../jobs/handler.js'
+import { type Clock, type Timestamp, timestampToMillis } from '../../lib/clock.js'
+import type { Embedder } from '../../retrieval/embeddings/types.js'
+import type { BlobStore } from '../../storage/ports/blobs.js'
+import type { DocumentRecord } from '../../storage/ports/knowledge-base.js'
+import type { Repositories, Store } from '../../storage/store.js'
+import { detectMimeType, documentTypeOf } from '../detection/file-types.js'
+import { IngestError } from '../errors.js'
+import type { DocumentToProcess, ProcessingSummary } from '../pipeline/pipeline-types.js'
+import { BATCH_CHUNKS } from '../pipeline/process-document.js'
+import { type DocumentProcessor, ProcessingThreads } from '../threads/run-in-thread.js'
 import { type IndexWrites, indexWritesFor } from './grouped-writes.js'
-import type { IngestLimits } from './model.js'
-import { libreOfficeRuns } from './parsers/libreoffice.js'
-import { mutoolRuns } from './parsers/pdf-mutool.js'
-import type { DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
-import { BATCH_CHUNKS } from './process-document.js'
-import { type DocumentProcessor, ProcessingThreads } from './run-in-thread.js'
+import type { IngestSettings } from './settings.js'
 import { StagedChunks, StaleResult } from './staged-chunks.js'
 
 /** Share of a page an embedded image must cover to be OCR'd, when the document does not say. */
 const DEFAULT_IMAGE_MIN_SIZE_RATIO = 0.1
 /** Chunks one grouped transaction writes at most (a single batch may be larger): two full batches. */
 const WRITE_GROUP_CHUNKS = 2 * BATCH_CHUNKS
-
-/** How documents are processed: limits, OCR languages, chunking, where local copies go. */
-export interface IngestSettings {
-  /** Local copies of documents being processed (`<dataDir>/tmp`). */
-  readonly tempDir: string
-  readonly limits: IngestLimits
-  readonly ocrLanguages: readonly string[]
-  /** MuPDF's `mutool` for the text layer of PDFs, or null for pdf.js (LANTERN_PDF_TEXT). */
-  readonly mutool: string | null
-  /** LibreOffice's `soffice` when it runs here (detected once), or null. */
-  readonly soffice: string | null
-  readonly chunkTokens: number
-  readonly chunkOverlapTokens: number
-  /** Progress is written to the document at most this often. */
-  readonly progressIntervalMs: number
-}
-
-/** The ingestion settings a configuration gives. */
-export function ingestSettings(config: Config): IngestSettings {
-  return {
-    tempDir: join(config.dataDir, 'tmp'),
-    limits: {
-      maxPages: config.maxPages,
-      maxZipEntries: config.zipMaxEntries,
-      maxZipUncompressedBytes: config.zipMaxBytes,
-      maxZipRatio: config.zipMaxRatio,
-      timeBudgetMs: config.docTimeBudgetMs,
-      memoryMb: config.docMemoryMb,
-    },
-    ocrLanguages: config.ocrLanguages,
-    mutool: mutoolFor(config.pdfText),
-    soffice: libreOfficeRuns() ? 'soffice' : null,
-    chunkTokens: config.chunkTokens,
-    chunkOverlapTokens: config.chunkOverlapTokens,
-    progressIntervalMs: 500,
-  }
-}
-
-/** The mutool command LANTERN_PDF_TEXT asks for; `mutool` on a machine without one is a configuration error. */
-function mutoolFor(source: PdfTextSource): string | null {
-  if (source === 'pdfjs') return null
-  if (mutoolRuns()) return 'mutool'
-  if (source === 'mutool') {
-    throw new ConfigError(
-      'LANTERN_PDF_TEXT is mutool, but no mutool that writes stext.json (mupdf-tools ≥ 1.19) runs here',
-    )
-  }
-  return null
-}
 
 export interface IngestJobDeps {
   readonly store: Store

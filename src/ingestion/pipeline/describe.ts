@@ -1,9 +1,9 @@
-import { cleanText, oneLine } from '../lib/whitespace.js'
-import type { DocumentCard } from '../storage/ports/document-card.js'
-import { type AnalyzedToken, analyzeTokens } from '../text/analysis.js'
-import { cardSentence } from './card/sentence.js'
-import { sentences } from './chunking/text.js'
-import type { Block, ParsedDocument } from './model.js'
+import { cleanText, oneLine } from '../../lib/whitespace.js'
+import type { DocumentCard } from '../../storage/ports/document-card.js'
+import { type AnalyzedToken, analyzeTokens } from '../../text/analysis.js'
+import { cardSentence } from '../card/sentence.js'
+import { sentences } from '../chunking/text.js'
+import type { Block, ParsedDocument } from '../model.js'
 import { tableText } from './table-text.js'
 
 /** Longest generated description, in characters. */

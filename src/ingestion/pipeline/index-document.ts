@@ -1,9 +1,9 @@
-import { systemClock, type Timestamp } from '../lib/clock.js'
-import { newId } from '../lib/ids.js'
-import { impactOf } from '../retrieval/bm25.js'
-import type { ChunkWithPostings, Posting } from '../storage/ports/chunks.js'
-import type { Repositories } from '../storage/store.js'
-import { forEachTerm } from '../text/analysis.js'
+import { systemClock, type Timestamp } from '../../lib/clock.js'
+import { newId } from '../../lib/ids.js'
+import { impactOf } from '../../retrieval/bm25.js'
+import type { ChunkWithPostings, Posting } from '../../storage/ports/chunks.js'
+import type { Repositories } from '../../storage/store.js'
+import { forEachTerm } from '../../text/analysis.js'
 import type { ChunkDraft, ProcessedDocument } from './pipeline-types.js'
 
 /**

@@ -1,12 +1,12 @@
 import { getHeapStatistics } from 'node:v8'
 import { type MessagePort, parentPort, threadId, workerData } from 'node:worker_threads'
-import { lowerThreadPriority } from '../lib/thread-priority.js'
-import { IngestError } from './errors.js'
-import { sharedOcr, terminateOcr } from './ocr.js'
-import { OcrPermit } from './ocr-permit.js'
-import { endMutoolShell } from './parsers/pdf-mutool.js'
-import type { ChunkDraft, DocumentToProcess, ProcessingSummary } from './pipeline-types.js'
-import { processDocumentInBatches } from './process-document.js'
+import { lowerThreadPriority } from '../../lib/thread-priority.js'
+import { IngestError } from '../errors.js'
+import { sharedOcr, terminateOcr } from '../ocr/ocr.js'
+import { OcrPermit } from '../ocr/ocr-permit.js'
+import { endMutoolShell } from '../parsers/pdf-mutool.js'
+import type { ChunkDraft, DocumentToProcess, ProcessingSummary } from '../pipeline/pipeline-types.js'
+import { processDocumentInBatches } from '../pipeline/process-document.js'
 
 /** What the job side asks a processing thread to do, or tells it: a batch of chunks is stored. */
 export type ProcessRequest =

@@ -2,9 +2,9 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
-import { IngestError, ingestErrors } from './errors.js'
-import { OcrPermit } from './ocr-permit.js'
-import type { ChunkSink, DocumentToProcess, ProcessingSummary, ProgressReporter } from './pipeline-types.js'
+import { IngestError, ingestErrors } from '../errors.js'
+import { OcrPermit } from '../ocr/ocr-permit.js'
+import type { ChunkSink, DocumentToProcess, ProcessingSummary, ProgressReporter } from '../pipeline/pipeline-types.js'
 import type { ProcessingThreadData, ProcessRequest, ThreadMessage } from './worker-thread.js'
 
 /** A thread is replaced after this many documents, so nothing one document left behind lingers. */

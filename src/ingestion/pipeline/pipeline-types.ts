@@ -1,9 +1,9 @@
-import type { DocumentCard } from '../storage/ports/document-card.js'
-import type { IngestLimits, ParseOptions } from './model.js'
+import type { DocumentCard } from '../../storage/ports/document-card.js'
+import type { IngestLimits, ParseOptions } from '../model.js'
 
 /**
- * The contract between the job runtime (src/jobs, src/ingestion/ingest-job.ts) and document
- * processing (src/ingestion/process-document.ts). Processing is pure (no store access), so it can
+ * The contract between the job runtime (src/jobs, src/ingestion/jobs/ingest-job.ts) and document
+ * processing (src/ingestion/pipeline/process-document.ts). Processing is pure (no store access), so it can
  * run in a worker thread with its own heap limit and be terminated at the time budget.
  */
 export interface DocumentToProcess {

@@ -1,4 +1,4 @@
-import type { Repositories, Store } from '../storage/store.js'
+import type { Repositories, Store } from '../../storage/store.js'
 
 /** Where ingestion's index writes go: each runs in a transaction, perhaps shared with others. */
 export interface IndexWrites {

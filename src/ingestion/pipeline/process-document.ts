@@ -1,10 +1,10 @@
-import { detectLanguage } from '../text/analysis.js'
-import { readCard } from './card/read-card.js'
-import { chunksOf } from './chunking/chunker.js'
+import { detectLanguage } from '../../text/analysis.js'
+import { readCard } from '../card/read-card.js'
+import { chunksOf } from '../chunking/chunker.js'
+import type { ParsedDocument } from '../model.js'
+import { parserFor } from '../parsers/registry.js'
 import { describeDocument } from './describe.js'
 import { withPostings } from './index-document.js'
-import type { ParsedDocument } from './model.js'
-import { parserFor } from './parsers/registry.js'
 import type {
   ChunkDraft,
   ChunkSink,

@@ -1,8 +1,8 @@
-import type { JobHandler, Lease } from '../jobs/handler.js'
-import type { Clock } from '../lib/clock.js'
-import { newId } from '../lib/ids.js'
-import type { Embedder } from '../retrieval/embeddings/types.js'
-import type { Store } from '../storage/store.js'
+import type { JobHandler, Lease } from '../../jobs/handler.js'
+import type { Clock } from '../../lib/clock.js'
+import { newId } from '../../lib/ids.js'
+import type { Embedder } from '../../retrieval/embeddings/types.js'
+import type { Store } from '../../storage/store.js'
 
 const EMBED_MAX_ATTEMPTS = 5
 

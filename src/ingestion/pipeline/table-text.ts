@@ -1,4 +1,4 @@
-import type { TableBlock } from './model.js'
+import type { TableBlock } from '../model.js'
 
 /**
  * A table's rows as text (cells joined by `cellSeparator`, rows by line breaks), optionally under

@@ -1,10 +1,10 @@
-import type { Clock, Timestamp } from '../lib/clock.js'
-import type { Embedder } from '../retrieval/embeddings/types.js'
-import { addTally, emptyTally } from '../storage/ports/chunks.js'
-import type { Repositories, Store } from '../storage/store.js'
+import type { Clock, Timestamp } from '../../lib/clock.js'
+import type { Embedder } from '../../retrieval/embeddings/types.js'
+import { addTally, emptyTally } from '../../storage/ports/chunks.js'
+import type { Repositories, Store } from '../../storage/store.js'
+import { indexed } from '../pipeline/index-document.js'
+import type { ChunkSink } from '../pipeline/pipeline-types.js'
 import type { IndexWrites } from './grouped-writes.js'
-import { indexed } from './index-document.js'
-import type { ChunkSink } from './pipeline-types.js'
 
 /** The result of a run that a newer upload, reprocessing request or run has overtaken. */
 export class StaleResult extends Error {
