@@ -4,6 +4,15 @@ import type { ScoredPosting } from '../storage/ports/search.js'
 export const BM25_K1 = 1.2
 export const BM25_B = 0.75
 
+/**
+ * BM25's length normalisation for a chunk of `termCount` terms in a corpus whose chunks average
+ * `averageLength` terms: k1 · (1 − b + b · termCount / avgdl). A term's part of the score is then
+ * tf · (k1 + 1) / (tf + norm).
+ */
+export function lengthNorm(termCount: number, averageLength: number): number {
+  return BM25_K1 * (1 - BM25_B + (BM25_B * termCount) / averageLength)
+}
+
 /** Corpus statistics the scores are relative to. */
 export interface CorpusStatistics {
   /** Number of chunks (N). */
@@ -58,7 +67,7 @@ export const IMPACT_REFERENCE_LENGTH = 200
  * order in which a term's postings are read (best first). Migration 0006 computes the same in SQL.
  */
 export function impactOf(tf: number, termCount: number): number {
-  return (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * termCount) / IMPACT_REFERENCE_LENGTH))
+  return (tf * (BM25_K1 + 1)) / (tf + lengthNorm(termCount, IMPACT_REFERENCE_LENGTH))
 }
 
 /**
@@ -125,7 +134,7 @@ export function rankWithWeights(
   for (const posting of postings) {
     const index = termIndex.get(posting.term)
     if (index === undefined || !inScope(posting.documentId)) continue
-    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * posting.termCount) / averageLength)
+    const norm = lengthNorm(posting.termCount, averageLength)
     const contribution = ((weights[index] ?? 0) * posting.tf * (BM25_K1 + 1)) / (posting.tf + norm)
     let entry = perChunk.get(posting.chunkId)
     if (!entry) {

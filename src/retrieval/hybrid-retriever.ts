@@ -1,5 +1,5 @@
 import type { ChunkVectorsRepository } from '../storage/ports/chunk-vectors.js'
-import type { SearchRepository } from '../storage/ports/search.js'
+import type { ChunkHits } from '../storage/ports/search.js'
 import type { DocumentContextIndex } from './context/document-context.js'
 import type { DocumentSpan } from './context/span.js'
 import { cosine, type Embedder } from './embeddings/types.js'
@@ -14,7 +14,7 @@ export interface HybridRetrieverDeps {
   readonly lexical: ExplainingRetriever
   readonly embedder: Embedder
   readonly vectors: ChunkVectorsRepository
-  readonly search: SearchRepository
+  readonly search: ChunkHits
   /** Told when the query cannot be embedded (the lexical ranking is then returned alone). */
   readonly onEmbeddingError?: (error: unknown) => void
 }

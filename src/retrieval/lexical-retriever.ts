@@ -3,10 +3,19 @@ import type {
   ImpactCursor,
   IndexedDocument,
   LanguageStats,
-  SearchRepository,
+  PostingsReader,
 } from '../storage/ports/search.js'
 import { analyze, detectLanguage } from '../text/analysis.js'
-import { BM25_B, BM25_K1, compareRanked, idf, maxScoreOf, type RankedChunk, rankWithWeights, tfBound } from './bm25.js'
+import {
+  BM25_K1,
+  compareRanked,
+  idf,
+  lengthNorm,
+  maxScoreOf,
+  type RankedChunk,
+  rankWithWeights,
+  tfBound,
+} from './bm25.js'
 import { refCode, refOfCode } from './chunk-ref.js'
 import { queryContext } from './context/boosts.js'
 import { DocumentContextIndex } from './context/document-context.js'
@@ -129,7 +138,7 @@ function quickKth(values: number[], k: number): number {
  */
 export class LexicalRetriever implements ExplainingRetriever {
   constructor(
-    private readonly repository: SearchRepository,
+    private readonly repository: PostingsReader,
     private readonly tuning: LexicalTuning = {},
   ) {}
 
@@ -287,7 +296,7 @@ export class LexicalRetriever implements ExplainingRetriever {
           contributions = new Float64Array(terms.length)
           met.set(code, contributions)
         }
-        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * posting.termCount) / length)
+        const norm = lengthNorm(posting.termCount, length)
         contributions[next.index] = (next.weight * posting.tf * (BM25_K1 + 1)) / (posting.tf + norm)
       }
     }
@@ -305,7 +314,7 @@ export class LexicalRetriever implements ExplainingRetriever {
         const list = unfinished.find((entry) => entry.term === posting.term)
         const contributions = met.get(refCode(posting.documentKey, posting.chunkIdx))
         if (!list || !contributions) continue
-        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * posting.termCount) / length)
+        const norm = lengthNorm(posting.termCount, length)
         contributions[list.index] = (list.weight * posting.tf * (BM25_K1 + 1)) / (posting.tf + norm)
       }
     }

@@ -1,4 +1,4 @@
-import type { SearchRepository } from '../storage/ports/search.js'
+import type { ChunkHits, IndexFeed } from '../storage/ports/search.js'
 import { compareRanked, maxScoreOf, type RankedChunk } from './bm25.js'
 import { queryContext } from './context/boosts.js'
 import type { DocumentContextIndex } from './context/document-context.js'
@@ -9,7 +9,7 @@ import { retrievedChunk } from './retrieved-chunk.js'
 import type { AnalysedQuery, ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
 export interface MemoryLexicalRetrieverDeps {
-  readonly repository: SearchRepository
+  readonly repository: IndexFeed & ChunkHits
   /** Where a query goes when its company's index does not fit in memory: the store-based retriever. */
   readonly fallback: ExplainingRetriever
   readonly cache: IndexCacheOptions

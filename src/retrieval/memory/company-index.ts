@@ -1,5 +1,5 @@
 import type { ChunkPosting, DocumentContextRecord, IndexedChunk, LanguageStats } from '../../storage/ports/search.js'
-import { BM25_B, BM25_K1, idf } from '../bm25.js'
+import { BM25_K1, idf, lengthNorm } from '../bm25.js'
 import { refCode } from '../chunk-ref.js'
 import { DocumentContextIndex } from '../context/document-context.js'
 import { mergeSegments, type Segment, SegmentBuilder } from './segment.js'
@@ -421,7 +421,7 @@ export class CompanyIndex {
     if (this.norms && this.normsAverage === averageLength && this.normsCount === this.ordinals) return this.norms
     const norms = new Float64Array(this.alive.length)
     for (let ordinal = 0; ordinal < this.ordinals; ordinal++) {
-      norms[ordinal] = BM25_K1 * (1 - BM25_B + (BM25_B * (this.chunkLength[ordinal] as number)) / averageLength)
+      norms[ordinal] = lengthNorm(this.chunkLength[ordinal] as number, averageLength)
     }
     this.norms = norms
     this.normsAverage = averageLength

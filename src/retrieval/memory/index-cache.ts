@@ -1,4 +1,4 @@
-import type { SearchRepository } from '../../storage/ports/search.js'
+import type { IndexFeed } from '../../storage/ports/search.js'
 import { refCode } from '../chunk-ref.js'
 import { CompanyIndex, type DocumentBatch } from './company-index.js'
 import { TermRunBuilder } from './segment.js'
@@ -46,7 +46,7 @@ export class IndexCache {
   private readonly now: () => number
 
   constructor(
-    private readonly repository: SearchRepository,
+    private readonly repository: IndexFeed,
     private readonly options: IndexCacheOptions,
   ) {
     this.now = options.now ?? Date.now

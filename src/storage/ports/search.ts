@@ -136,11 +136,33 @@ export interface DocumentContextRecord {
   readonly language: string
 }
 
-export interface SearchRepository {
+/** The documents a scope selects: the domain's scope resolution reads them. */
+export interface ScopeSelection {
   /** Ids of the PROCESSED documents of the company that the selection names, sorted. */
   processedDocumentIds(companyId: string, selection: DocumentSelection): Promise<string[]>
+}
+
+/** The documents the index holds, with their statistics and context (path, card, language): both lexical indexes and the knowledge base read them. */
+export interface IndexedDocuments {
   /** Every document of the company that has chunks, PROCESSED or not (one row per language). */
   indexedDocuments(companyId: string): Promise<IndexedDocument[]>
+  /**
+   * The PROCESSED documents of the company that have chunks, with their path, card and language:
+   * all of them, or those among `documentIds`.
+   */
+  documentContexts(companyId: string, documentIds?: readonly string[]): Promise<DocumentContextRecord[]>
+}
+
+/** Chunks as search hits, named by id or as the index names them. */
+export interface ChunkHits {
+  /** These chunks of the company's PROCESSED documents, in no particular order. */
+  chunksByIds(companyId: string, chunkIds: readonly string[]): Promise<ChunkHitRecord[]>
+  /** These chunks (named as the index names them) of the company's PROCESSED documents, in no particular order. */
+  chunksByRefs(companyId: string, chunks: readonly ChunkRef[]): Promise<ChunkHitRecord[]>
+}
+
+/** What the store-backed lexical search reads: kept statistics, postings best first, hits. */
+export interface PostingsReader extends ChunkHits, IndexedDocuments {
   /**
    * Number of chunks holding each term (kept statistics), less those of `excludedDocumentIds`;
    * terms held by no chunk are absent.
@@ -165,10 +187,13 @@ export interface SearchRepository {
     documentIds: readonly string[],
     terms: readonly string[],
   ): Promise<ScoredPosting[]>
-  /** These chunks of the company's PROCESSED documents, in no particular order. */
-  chunksByIds(companyId: string, chunkIds: readonly string[]): Promise<ChunkHitRecord[]>
-  /** These chunks (named as the index names them) of the company's PROCESSED documents, in no particular order. */
-  chunksByRefs(companyId: string, chunks: readonly ChunkRef[]): Promise<ChunkHitRecord[]>
+}
+
+/**
+ * What feeds the in-memory index: whole posting lists in term order, the chunks, and the change
+ * log that keeps it fresh.
+ */
+export interface IndexFeed extends IndexedDocuments {
   /** The company's index version: the number of index changes recorded (0 when none). */
   indexVersion(companyId: string): Promise<number>
   /**
@@ -190,9 +215,7 @@ export interface SearchRepository {
   postingsFromTerm(companyId: string, fromTerm: string | null, limit: number): Promise<TermPage>
   /** Every posting of the chunks of those of these documents that are PROCESSED, in no particular order. */
   searchablePostings(companyId: string, documentIds: readonly string[]): Promise<ChunkPosting[]>
-  /**
-   * The PROCESSED documents of the company that have chunks, with their path, card and language:
-   * all of them, or those among `documentIds`.
-   */
-  documentContexts(companyId: string, documentIds?: readonly string[]): Promise<DocumentContextRecord[]>
 }
+
+/** The search side of the store, one object; each consumer takes only the part it reads. */
+export interface SearchRepository extends ScopeSelection, PostingsReader, IndexFeed {}
