@@ -1,5 +1,6 @@
 import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { StoredSource } from '../storage/ports/messages.js'
+import type { QuestionLanguages } from '../text/answer-language.js'
 import { composeDeclined, composeFailed, composeResult } from './compose.js'
 import { canRepair } from './llm-planner.js'
 import { type AnalysisValue, guessResultType, typedResult } from './result.js'
@@ -89,32 +90,19 @@ export class DataAnalysis {
     return { schemas, sandboxTables, documents: new Map(documents.map((d) => [d.document.id, d])) }
   }
 
-  /**
-   * Answers the question over the tables. `automatic` (routing in data-scientist bots): null when the
-   * planner declines or the query fails, so the caller answers from the knowledge base instead.
-   */
-  async answer(
-    tables: LoadedTables,
-    question: string,
-    languages: { readonly question: string; readonly answer: string },
-    options: { readonly automatic?: boolean } = {},
-  ): Promise<AnalysisOutcome | null> {
+  /** Answers the question over the tables: computed, or declined or failed with the reason in words. */
+  async answer(tables: LoadedTables, question: string, languages: QuestionLanguages): Promise<AnalysisOutcome> {
     const { planner } = this.deps
     const language = languages.answer
-    if (tables.schemas.length === 0) {
-      if (options.automatic) return null
-      return this.declined(tables, 'the documents hold no table with data', language)
-    }
+    if (tables.schemas.length === 0) return this.declined(tables, 'the documents hold no table with data', language)
     let outcome: PlanOutcome = await planner.plan(question, tables.schemas, languages.question)
-    if (outcome.kind === 'declined') return options.automatic ? null : this.declined(tables, outcome.reason, language)
+    if (outcome.kind === 'declined') return this.declined(tables, outcome.reason, language)
 
     const sandbox = await Sandbox.open(tables.sandboxTables, this.deps.limits)
     try {
       let lastError = ''
       for (let attempt = 0; ; attempt++) {
-        if (outcome.kind === 'declined') {
-          return options.automatic ? null : this.declined(tables, outcome.reason, language)
-        }
+        if (outcome.kind === 'declined') return this.declined(tables, outcome.reason, language)
         const plan: QueryPlan = outcome.plan
         try {
           const result = await sandbox.query(plan.sql)
@@ -134,11 +122,23 @@ export class DataAnalysis {
           outcome = await planner.repair(question, tables.schemas, languages.question, plan.sql, error.message)
         }
       }
-      if (options.automatic) return null
       return { kind: 'failed', text: composeFailed(lastError, tables.schemas, language), sources: [], report: null }
     } finally {
       sandbox.close()
     }
+  }
+
+  /**
+   * Automatic routing in data-scientist bots: the answer when the question is computed, else null
+   * (declined or failed), so the caller answers from the knowledge base instead.
+   */
+  async tryAnswer(
+    tables: LoadedTables,
+    question: string,
+    languages: QuestionLanguages,
+  ): Promise<AnalysisOutcome | null> {
+    const outcome = await this.answer(tables, question, languages)
+    return outcome.kind === 'answered' ? outcome : null
   }
 
   private declined(tables: LoadedTables, reason: string, language: string): AnalysisOutcome {

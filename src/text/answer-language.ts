@@ -10,13 +10,19 @@ export function isAnswerLanguage(code: string): code is AnswerLanguage {
   return (ANSWER_LANGUAGES as readonly string[]).includes(code)
 }
 
+/** The languages of one question: the one it is written in (detected), and the one to answer in. */
+export interface QuestionLanguages {
+  readonly question: string
+  readonly answer: string
+}
+
 /**
- * The ISO 639-1 language an answer is written in: the bot's locale, or under `AUTOMATIC` the
- * language detected in the question (English when detection is unsure).
+ * A question's languages under a bot's locale, detecting the question's language once. The answer's
+ * (ISO 639-1) is the bot's locale, or under `AUTOMATIC` the question's (English when detection is unsure).
  */
-export function answerLanguage(botLocale: string, question: string): string {
-  if (botLocale !== AUTOMATIC_LOCALE) return baseLanguage(botLocale)
-  return detectLanguage(question)
+export function questionLanguages(botLocale: string, question: string): QuestionLanguages {
+  const detected = detectLanguage(question)
+  return { question: detected, answer: botLocale === AUTOMATIC_LOCALE ? detected : baseLanguage(botLocale) }
 }
 
 /** The language whose framing words are used: `language` when there are words for it, else English. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { namedDocuments } from '../../src/answering/conversation.js'
+import { namedDocuments } from '../../src/domain/chats/conversation.js'
 import { type DocumentSpan, EMPTY_SPAN } from '../../src/retrieval/context/span.js'
 import { questionNames } from '../../src/text/names.js'
 

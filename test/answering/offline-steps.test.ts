@@ -5,7 +5,7 @@ import { isFollowUp, rephrase } from '../../src/answering/rephrase.js'
 import { selectionRuns } from '../../src/answering/selection.js'
 import { detectSmallTalk, smallTalkReply } from '../../src/answering/small-talk.js'
 import type { RetrievedChunk } from '../../src/retrieval/types.js'
-import { answerLanguage } from '../../src/text/answer-language.js'
+import { questionLanguages } from '../../src/text/answer-language.js'
 
 function chunk(documentId: string, text: string, usageScore = 1): RetrievedChunk {
   return {
@@ -108,8 +108,11 @@ describe('keywords and language', () => {
   })
 
   it('uses the bot locale, or the question language under AUTOMATIC', () => {
-    expect(answerLanguage('de', 'What is this?')).toBe('de')
-    expect(answerLanguage('AUTOMATIC', 'Quelle est la politique de congés de l’entreprise ?')).toBe('fr')
+    expect(questionLanguages('de', 'What is this?')).toEqual({ question: 'en', answer: 'de' })
+    expect(questionLanguages('AUTOMATIC', 'Quelle est la politique de congés de l’entreprise ?')).toEqual({
+      question: 'fr',
+      answer: 'fr',
+    })
   })
 
   it('runs selection per the bot mode', () => {

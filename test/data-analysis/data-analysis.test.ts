@@ -152,7 +152,7 @@ describe('data analysis over loaded tables', () => {
 
   it('returns null in automatic routing when the planner declines', async () => {
     const { a, tables } = await load(decliningPlanner)
-    expect(await a.answer(tables, 'hello', EN, { automatic: true })).toBeNull()
+    expect(await a.tryAnswer(tables, 'hello', EN)).toBeNull()
   })
 
   it('answers a boolean in French with a decimal comma', async () => {

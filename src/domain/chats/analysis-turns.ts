@@ -1,4 +1,3 @@
-import type { Turn, TurnLanguages } from '../../answering/conversation.js'
 import type {
   AnalysisDocument,
   AnalysisOutcome,
@@ -7,10 +6,10 @@ import type {
 } from '../../data-analysis/data-analysis.js'
 import { isTableType, notATable } from '../../data-analysis/table-file.js'
 import { AppError, errors } from '../../lib/errors.js'
-import type { ResolvedScope } from '../../retrieval/types.js'
-import type { BotRecord } from '../../storage/ports/bots.js'
 import type { DocumentRecord } from '../../storage/ports/knowledge-base.js'
 import type { Repositories } from '../../storage/store.js'
+import { tagNamesOf } from '../tags/tag-names.js'
+import { type QuestionContext, type Turn, turnOf } from './turn.js'
 
 /** Most table documents a question is routed over automatically (more: the question goes to retrieval). */
 const AUTOMATIC_MAX_DOCUMENTS = 5
@@ -41,12 +40,10 @@ export class AnalysisTurns {
   /** `data_analysis: true`: every id must be a PROCESSED table document of the company. */
   async explicit(
     repos: Repositories,
-    companyId: string,
-    bot: BotRecord,
-    message: string,
+    question: QuestionContext,
     documentIds: readonly string[] | undefined,
-    languages: TurnLanguages,
   ): Promise<AnalysisTurn> {
+    const { companyId, message } = question
     const ids = [...new Set(documentIds ?? [])]
     if (ids.length === 0) {
       throw errors.field('body/document_ids', 'must list at least one table document when data_analysis is true')
@@ -65,19 +62,12 @@ export class AnalysisTurns {
       documents.push(object)
     }
     const tables = await this.analysis.loadTables(await withTags(repos, companyId, documents))
-    const outcome = (await this.analysis.answer(tables, message, languages)) as AnalysisOutcome
-    return toTurn(bot, message, ids, outcome)
+    return toTurn(question, ids, await this.analysis.answer(tables, message, question.languages))
   }
 
   /** Automatic routing: the answer when the planner maps the question over the scope's tables, else null. */
-  async automatic(
-    repos: Repositories,
-    companyId: string,
-    bot: BotRecord,
-    message: string,
-    scope: ResolvedScope,
-    languages: TurnLanguages,
-  ): Promise<AnalysisTurn | null> {
+  async automatic(repos: Repositories, question: QuestionContext): Promise<AnalysisTurn | null> {
+    const { companyId, scope } = question
     const candidates =
       scope.documentIds === null
         ? await repos.knowledgeBase.documentsUnder(companyId, '/')
@@ -92,11 +82,10 @@ export class AnalysisTurns {
     if (documents.length === 0 || documents.length > AUTOMATIC_MAX_DOCUMENTS) return null
     try {
       const tables = await this.analysis.loadTables(await withTags(repos, companyId, documents))
-      const outcome = await this.analysis.answer(tables, message, languages, { automatic: true })
+      const outcome = await this.analysis.tryAnswer(tables, question.message, question.languages)
       return outcome
         ? toTurn(
-            bot,
-            message,
+            question,
             documents.map((d) => d.id),
             outcome,
           )
@@ -115,38 +104,25 @@ async function withTags(
   companyId: string,
   documents: readonly DocumentRecord[],
 ): Promise<AnalysisDocument[]> {
-  const tagIds = await repos.tags.tagIdsOf(
+  const names = await tagNamesOf(
+    repos,
     companyId,
     documents.map((d) => d.id),
   )
-  const all = [...new Set([...tagIds.values()].flat())]
-  const tags = all.length === 0 ? [] : await repos.tags.findByIds(companyId, all)
-  const nameOf = new Map(tags.map((tag) => [tag.id, tag.name]))
-  return documents.map((document) => ({
-    document,
-    tags: (tagIds.get(document.id) ?? []).flatMap((id) => nameOf.get(id) ?? []),
-  }))
+  return documents.map((document) => ({ document, tags: names.get(document.id) ?? [] }))
 }
 
 function toTurn(
-  bot: BotRecord,
-  message: string,
+  { bot, message }: QuestionContext,
   documentIds: readonly string[],
   outcome: AnalysisOutcome,
 ): AnalysisTurn {
   return {
-    turn: {
-      question: message,
-      rephrasing: message.trim(),
-      keywords: [],
-      smallTalk: false,
-      notFound: outcome.kind !== 'answered',
-      text: outcome.text,
-      sources: outcome.sources,
-      documentsFiltered: [],
-      validatedAutodocs: null,
-      scope: { documentIds, paths: [], tags: [...bot.filters.tags] },
-    },
+    turn: turnOf(
+      message,
+      { documentIds, paths: [], tags: [...bot.filters.tags] },
+      { notFound: outcome.kind !== 'answered', text: outcome.text, sources: outcome.sources },
+    ),
     report: outcome.report,
   }
 }

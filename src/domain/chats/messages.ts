@@ -1,17 +1,17 @@
-import type { Conversation, Turn } from '../../answering/conversation.js'
 import type { Clock, Timestamp } from '../../lib/clock.js'
 import { AppError, errors } from '../../lib/errors.js'
 import { newId } from '../../lib/ids.js'
 import type { MessageFilters } from '../../retrieval/types.js'
 import type { MessageRecord } from '../../storage/ports/messages.js'
 import type { Store } from '../../storage/store.js'
-import { detectLanguage } from '../../text/analysis.js'
-import { answerLanguage } from '../../text/answer-language.js'
+import { questionLanguages } from '../../text/answer-language.js'
 import { assertLicenceActive } from '../companies/licence.js'
 import { resolveScope } from '../knowledge-base/scope.js'
 import type { Principal } from '../principal.js'
 import type { AnalysisTurn, AnalysisTurns } from './analysis-turns.js'
 import type { ChatService } from './chats.js'
+import type { Conversation } from './conversation.js'
+import type { QuestionContext, Turn } from './turn.js'
 
 /** Longest message, in characters. */
 export const MESSAGE_MAX = 10_000
@@ -89,17 +89,19 @@ export class MessageService {
       ? { documentIds: input.filters.paths ?? [], tagIds: input.filters.tags ?? [] }
       : undefined
     // Worked out once for the turn, whichever path answers it.
-    const scope = await resolveScope(store, principal.companyId, bot, filters, bot.manualFilters)
-    const languages = {
-      question: detectLanguage(input.message),
-      answer: answerLanguage(bot.locale, input.message),
+    const question: QuestionContext = {
+      companyId: principal.companyId,
+      bot,
+      message: input.message,
+      scope: await resolveScope(store, principal.companyId, bot, filters, bot.manualFilters),
+      languages: questionLanguages(bot.locale, input.message),
     }
     let analysed: AnalysisTurn | null = null
     if (analysis && input.dataAnalysis === true) {
-      analysed = await analysis.explicit(store, principal.companyId, bot, input.message, input.documentIds, languages)
+      analysed = await analysis.explicit(store, question, input.documentIds)
     } else if (analysis && input.dataAnalysis === undefined && bot.dataScientistMode) {
       // Automatic routing: a table question the planner maps confidently is computed, not retrieved.
-      analysed = await analysis.automatic(store, principal.companyId, bot, input.message, scope, languages)
+      analysed = await analysis.automatic(store, question)
     }
     if (analysed) onToken?.(analysed.turn.text)
     const turn =
@@ -107,18 +109,14 @@ export class MessageService {
       (await this.deps.conversation.respond(
         store,
         {
-          companyId: principal.companyId,
-          bot,
-          message: input.message,
+          ...question,
           autoDocumentSelector: input.autoDocumentSelector,
-          scope,
-          languages,
           history: history.map((m) => ({ actor: m.actor, text: m.text })),
         },
         onToken,
       ))
 
-    const question: MessageRecord = {
+    const asking: MessageRecord = {
       id: newId(),
       companyId: principal.companyId,
       chatId,
@@ -140,7 +138,7 @@ export class MessageService {
     }
     await store.transaction(async (tx) => {
       if (!(await tx.companies.incrementQuestionsUsed(principal.companyId))) throw quotaExceeded(company.questionsMax)
-      await tx.messages.insert(question)
+      await tx.messages.insert(asking)
       await tx.messages.insert(answer)
     })
     return {

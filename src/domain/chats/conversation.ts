@@ -1,16 +1,18 @@
-import { errors } from '../lib/errors.js'
-import type { DocumentSpan } from '../retrieval/context/span.js'
-import type { AnalysedQuery, ExplainingRetriever, ResolvedScope, RetrievedChunk } from '../retrieval/types.js'
-import type { BotRecord } from '../storage/ports/bots.js'
-import type { StoredSource } from '../storage/ports/messages.js'
-import type { Repositories } from '../storage/store.js'
-import { DEFAULT_LANGUAGE } from '../text/analysis.js'
-import { AUTOMATIC_LOCALE } from '../text/locales.js'
-import { extractKeywords } from './keywords.js'
-import { rephrase } from './rephrase.js'
-import { selectDocuments, selectionRuns } from './selection.js'
-import { detectSmallTalk, smallTalkReply } from './small-talk.js'
-import type { Answerer, ChatTurn } from './types.js'
+import { extractKeywords } from '../../answering/keywords.js'
+import { rephrase } from '../../answering/rephrase.js'
+import { selectDocuments, selectionRuns } from '../../answering/selection.js'
+import { detectSmallTalk, smallTalkReply } from '../../answering/small-talk.js'
+import type { Answerer, ChatTurn } from '../../answering/types.js'
+import { errors } from '../../lib/errors.js'
+import type { DocumentSpan } from '../../retrieval/context/span.js'
+import type { AnalysedQuery, ExplainingRetriever, ResolvedScope, RetrievedChunk } from '../../retrieval/types.js'
+import type { BotRecord } from '../../storage/ports/bots.js'
+import type { StoredSource } from '../../storage/ports/messages.js'
+import type { Repositories } from '../../storage/store.js'
+import { DEFAULT_LANGUAGE } from '../../text/analysis.js'
+import { AUTOMATIC_LOCALE } from '../../text/locales.js'
+import { tagNamesOf } from '../tags/tag-names.js'
+import { type QuestionContext, type ScopeReport, type Turn, turnOf } from './turn.js'
 
 /** Chunks handed to the answerer. */
 export const RETRIEVAL_LIMIT = 8
@@ -22,48 +24,11 @@ const NAMED_CHUNKS = 4
 /** Cap on the bot's default documents, in tokens, all together (DESIGN §4). */
 export const DEFAULT_DOCUMENTS_MAX_TOKENS = 4000
 
-export interface TurnInput {
-  readonly companyId: string
-  readonly bot: BotRecord
-  readonly message: string
+export interface TurnInput extends QuestionContext {
   /** The message's `auto_document_selector`, if given. */
   readonly autoDocumentSelector: boolean | undefined
-  /** The documents the question may see: the bot's scope narrowed by the message's filters. */
-  readonly scope: ResolvedScope
-  /** The question's languages, worked out once for the turn. */
-  readonly languages: TurnLanguages
   /** Earlier messages of the chat, oldest first. */
   readonly history: readonly ChatTurn[]
-}
-
-/** The languages of one turn: the question's (detected) and the answer's (the bot's locale or the question's). */
-export interface TurnLanguages {
-  readonly question: string
-  readonly answer: string
-}
-
-/** The bot scope as send-message reports it in `tags`. */
-export interface ScopeReport {
-  readonly documentIds: readonly string[]
-  readonly paths: readonly { readonly id: string; readonly objectName: string }[]
-  readonly tags: readonly string[]
-}
-
-/** Everything one answered question produced, before it is stored. */
-export interface Turn {
-  readonly question: string
-  readonly rephrasing: string
-  readonly keywords: readonly string[]
-  readonly smallTalk: boolean
-  readonly notFound: boolean
-  readonly text: string
-  /** Cited chunks in citation order (`[n]` is `sources[n - 1]`), then the default documents. */
-  readonly sources: readonly StoredSource[]
-  /** Documents automatic selection chose; empty when it did not run. */
-  readonly documentsFiltered: readonly string[]
-  /** Null when automatic selection did not run; else whether it found documents. */
-  readonly validatedAutodocs: boolean | null
-  readonly scope: ScopeReport
 }
 
 export interface ConversationDeps {
@@ -91,24 +56,13 @@ export class Conversation {
     const { bot, companyId } = input
     const botScope = input.scope
     const scope = await this.scopeReport(repos, bot, botScope)
-    const base = { question: input.message, scope }
 
     const preferred = bot.locale === AUTOMATIC_LOCALE ? undefined : bot.locale
     const smallTalk = detectSmallTalk(input.message, preferred)
     if (smallTalk) {
       const text = smallTalkReply(smallTalk.kind, preferred ?? smallTalk.language)
       onToken?.(text)
-      return {
-        ...base,
-        rephrasing: input.message.trim(),
-        keywords: [],
-        smallTalk: true,
-        notFound: false,
-        text,
-        sources: [],
-        documentsFiltered: [],
-        validatedAutodocs: null,
-      }
+      return turnOf(input.message, scope, { smallTalk: true, text })
     }
 
     const questionLanguage = input.languages.question
@@ -159,19 +113,21 @@ export class Conversation {
     })
     const chosen = cited.map((index) => all[index] as RetrievedChunk)
     const lookups = defaults.filter((chunk) => !chosen.includes(chunk))
-    const tagNames = await this.tagNames(repos, companyId, [...chosen, ...lookups])
-    const sources = [...chosen, ...lookups].map((chunk) => toSource(chunk, tagNames.get(chunk.documentId) ?? []))
-    return {
-      ...base,
+    const cites = [...chosen, ...lookups]
+    const tagNames = await tagNamesOf(
+      repos,
+      companyId,
+      cites.map((chunk) => chunk.documentId),
+    )
+    return turnOf(input.message, scope, {
       rephrasing,
       keywords,
-      smallTalk: false,
       notFound: answer.notFound,
       text,
-      sources,
+      sources: cites.map((chunk) => toSource(chunk, tagNames.get(chunk.documentId) ?? [])),
       documentsFiltered,
       validatedAutodocs,
-    }
+    })
   }
 
   /**
@@ -266,30 +222,6 @@ export class Conversation {
       })
     }
     return chunks
-  }
-
-  private async tagNames(
-    repos: Repositories,
-    companyId: string,
-    chunks: readonly RetrievedChunk[],
-  ): Promise<Map<string, string[]>> {
-    const documentIds = [...new Set(chunks.map((chunk) => chunk.documentId))]
-    const names = new Map<string, string[]>()
-    if (documentIds.length === 0) return names
-    const tagIds = await repos.tags.tagIdsOf(companyId, documentIds)
-    const allIds = [...new Set([...tagIds.values()].flat())]
-    const tags = allIds.length === 0 ? [] : await repos.tags.findByIds(companyId, allIds)
-    const nameOf = new Map(tags.map((tag) => [tag.id, tag.name]))
-    for (const id of documentIds) {
-      names.set(
-        id,
-        (tagIds.get(id) ?? []).flatMap((tagId) => {
-          const name = nameOf.get(tagId)
-          return name === undefined ? [] : [name]
-        }),
-      )
-    }
-    return names
   }
 }
 
