@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { expectProblem, ISO_MICROS, UUID } from '../support/assertions.js'
 import { createTenant, type Tenant } from '../support/factories.js'
-import { createTag, kbPath, mkdir, uploadOk } from '../support/knowledge-base.js'
+import { createTag, documentOf, kbPath, mkdir, uploadOk } from '../support/knowledge-base.js'
 import { processNow } from '../support/process-now.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
@@ -15,12 +15,6 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
     t = await startTestApp(mode)
   })
   afterAll(() => t.close())
-
-  async function documentOf(tenant: Tenant, id: string): Promise<DocumentRecord> {
-    const object = await t.ctx.store.knowledgeBase.findById(tenant.companyId, id)
-    if (object?.kind !== 'document') throw new Error(`no document ${id}`)
-    return object
-  }
 
   async function list(tenant: Tenant, query = '') {
     return t.request('GET', kbPath(tenant, query), { token: tenant.token })
@@ -237,7 +231,7 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
     it('reports processing results as stored', async () => {
       const tenant = await createTenant(t)
       const id = await uploadOk(t, tenant, 'p.txt', 'text')
-      const document = await documentOf(tenant, id)
+      const document = await documentOf(t, tenant, id)
       await t.ctx.store.knowledgeBase.replaceDocument({
         ...document,
         processing: {
@@ -275,7 +269,7 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
 
   describe('PATCH …/knowledge-base/<object_id>/metadata', () => {
     async function processed(tenant: Tenant, id: string): Promise<void> {
-      const document = await documentOf(tenant, id)
+      const document = await documentOf(t, tenant, id)
       await t.ctx.store.knowledgeBase.replaceDocument({
         ...document,
         processing: { ...document.processing, state: 'PROCESSED', chunkCount: 4 },
@@ -322,7 +316,7 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
         expect((await meta(tenant, id)).processing.embedding_state).toBe(expected)
         expect(await t.ctx.store.jobs.countOpen(tenant.companyId, id)).toBe(expected === 'PENDING' ? 1 : 0)
       }
-      const document = await documentOf(tenant, id)
+      const document = await documentOf(t, tenant, id)
       expect(document).toMatchObject({ loaderType: 'ADVANCED', csvDelimiter: 'tab', imageMinSizeRatio: 0.5 })
       expect((await meta(tenant, id)).description_type).toBe('ai')
       expect((await meta(tenant, id)).loader_type_preference).toBe('advanced')
@@ -397,7 +391,7 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
         'Research and development expenses grew with the new lantern programs and the hiring of engineers.',
       ].join('\n')
       const id = await uploadOk(t, tenant, 'filing-004.txt', text, { fields: { path: '/filings' } })
-      await processNow(t, tenant, id, { autoDescription: true })
+      await processNow(t, tenant, id)
       const read = await meta(tenant, id)
       expect(read.document_card).toMatchObject({
         subjects: ['Globex Corporation', 'Globex'],
@@ -492,7 +486,7 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
       const tenant = await createTenant(t)
       const tag = await createTag(t, tenant, 't')
       const id = await uploadOk(t, tenant, 'd.txt', 'x', { fields: { tags: tag } })
-      const { blobKey } = await documentOf(tenant, id)
+      const { blobKey } = await documentOf(t, tenant, id)
       const res = await t.request('DELETE', kbPath(tenant, `/${id}`), { token: tenant.token })
       expect(res.status).toBe(204)
       expect(res.text).toBe('')
@@ -512,7 +506,7 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
       // Byte-wise neighbours of the `/a/` prefix: '.' sorts just before '/', '0' just after it.
       const outside = await uploadOk(t, tenant, 'a.txt', 'dot')
       await uploadOk(t, tenant, 'a0.txt', 'zero')
-      const blobs = [(await documentOf(tenant, d1)).blobKey, (await documentOf(tenant, d2)).blobKey]
+      const blobs = [(await documentOf(t, tenant, d1)).blobKey, (await documentOf(t, tenant, d2)).blobKey]
       const bot = await t.ctx.store.bots.findById(tenant.companyId, tenant.defaultBotId)
       if (!bot) throw new Error('no default bot')
       await t.ctx.store.bots.replace({

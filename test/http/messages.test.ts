@@ -62,8 +62,8 @@ describe.each(storeModes())('%s: chat messages (endpoints 10 and 11)', (mode) =>
       fields: { path: '/finance', tags: [financeTag] },
     })
     const handbookId = await uploadOk(t, tenant, 'handbook.md', HANDBOOK, { fields: { path: '/hr' } })
-    await processNow(t, tenant, reportId, { autoDescription: true })
-    await processNow(t, tenant, handbookId, { autoDescription: true })
+    await processNow(t, tenant, reportId)
+    await processNow(t, tenant, handbookId)
     const chatId = await newChat(tenant)
     return { tenant, reportId, handbookId, financeTag, chatId }
   }

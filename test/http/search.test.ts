@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectProblem, UUID } from '../support/assertions.js'
-import { createTenant, type Tenant } from '../support/factories.js'
+import { createBot, createTenant, type Tenant } from '../support/factories.js'
 import { createTag, kbPath, mkdir, uploadOk } from '../support/knowledge-base.js'
 import { processNow, setState } from '../support/process-now.js'
 import { storeModes } from '../support/store-modes.js'
@@ -64,15 +64,6 @@ describe.each(storeModes())('%s: POST …/knowledge-base/search', (mode) => {
     const res = await search(tenant, json)
     expect(res.status, res.text).toBe(200)
     return [...new Set<string>(res.body.hits.map((hit: { document_id: string }) => hit.document_id))].sort()
-  }
-
-  async function createBot(tenant: Tenant, extra: Record<string, unknown>): Promise<string> {
-    const res = await t.request('POST', `/company/${tenant.companyId}/bot`, {
-      token: tenant.token,
-      json: { label: 'Scoped', description: 'scoped bot', prompt: { name: 'p', prompt: 'Be brief.' }, ...extra },
-    })
-    expect(res.status, res.text).toBe(201)
-    return res.body.id as string
   }
 
   it('ranks the relevant chunk first and returns every hit field', async () => {
@@ -141,13 +132,13 @@ describe.each(storeModes())('%s: POST …/knowledge-base/search', (mode) => {
     const c = await corpus()
     const query = { query: 'employees team leave cafe invoice parking' }
     expect(await hitDocuments(c.tenant, query)).toEqual([c.leave, c.cafe, c.parking, c.invoice].sort())
-    const byPath = await createBot(c.tenant, { filters: { paths: ['/hr/'] } })
+    const byPath = await createBot(t, c.tenant, { filters: { paths: ['/hr/'] } })
     expect(await hitDocuments(c.tenant, { ...query, bot_id: byPath })).toEqual([c.leave, c.cafe].sort())
-    const byTag = await createBot(c.tenant, { filters: { tags: [c.financeTag] } })
+    const byTag = await createBot(t, c.tenant, { filters: { tags: [c.financeTag] } })
     expect(await hitDocuments(c.tenant, { ...query, bot_id: byTag })).toEqual([c.invoice])
-    const both = await createBot(c.tenant, { filters: { paths: ['/hr/'], tags: [c.hrTag] } })
+    const both = await createBot(t, c.tenant, { filters: { paths: ['/hr/'], tags: [c.hrTag] } })
     expect(await hitDocuments(c.tenant, { ...query, bot_id: both })).toEqual([c.leave, c.cafe, c.parking].sort())
-    const none = await createBot(c.tenant, {})
+    const none = await createBot(t, c.tenant, {})
     expect(await hitDocuments(c.tenant, { ...query, bot_id: none })).toEqual(
       [c.leave, c.cafe, c.parking, c.invoice].sort(),
     )
@@ -164,7 +155,7 @@ describe.each(storeModes())('%s: POST …/knowledge-base/search', (mode) => {
     // Empty lists are no filters.
     expect(await hitDocuments(c.tenant, { ...query, filters: { paths: [], tags: [] } })).toHaveLength(4)
 
-    const hrBot = await createBot(c.tenant, { manual_filters: true, filters: { paths: ['/hr/'] } })
+    const hrBot = await createBot(t, c.tenant, { manual_filters: true, filters: { paths: ['/hr/'] } })
     expect(await hitDocuments(c.tenant, { ...query, bot_id: hrBot, filters: { paths: [c.leave] } })).toEqual([c.leave])
     // Outside the bot's scope: filtered to nothing, not widened.
     expect(await hitDocuments(c.tenant, { ...query, bot_id: hrBot, filters: { paths: [c.invoice] } })).toEqual([])
@@ -176,7 +167,7 @@ describe.each(storeModes())('%s: POST …/knowledge-base/search', (mode) => {
 
   it('rejects filters when the bot has manual_filters off', async () => {
     const c = await corpus()
-    const bot = await createBot(c.tenant, { manual_filters: false })
+    const bot = await createBot(t, c.tenant, { manual_filters: false })
     expectProblem(
       await search(c.tenant, { query: 'leave', bot_id: bot, filters: { paths: [c.leave] } }),
       400,
@@ -208,7 +199,7 @@ describe.each(storeModes())('%s: POST …/knowledge-base/search', (mode) => {
       expectProblem(res, 400, 'invalid_reference')
       expect(res.body.errors[0].path).toBe(path)
     }
-    const otherBot = await createBot(other.tenant, {})
+    const otherBot = await createBot(t, other.tenant, {})
     for (const botId of [unknown, otherBot]) {
       const res = await search(c.tenant, { query: 'leave', bot_id: botId })
       expectProblem(res, 400, 'invalid_reference')

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { expectProblem, ISO_MICROS, UUID } from '../support/assertions.js'
 import { createTenant, type Tenant } from '../support/factories.js'
-import { createTag, kbPath, mkdir, tinyPdf, tinyPng, upload, uploadOk } from '../support/knowledge-base.js'
+import { createTag, documentOf, kbPath, mkdir, tinyPdf, tinyPng, upload, uploadOk } from '../support/knowledge-base.js'
 import { storeModes } from '../support/store-modes.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 
@@ -15,12 +15,6 @@ describe.each(storeModes())('%s: document upload', (mode) => {
     t = await startTestApp(mode)
   })
   afterAll(() => t.close())
-
-  async function documentOf(tenant: Tenant, id: string): Promise<DocumentRecord> {
-    const object = await t.ctx.store.knowledgeBase.findById(tenant.companyId, id)
-    if (object?.kind !== 'document') throw new Error(`no document ${id}`)
-    return object
-  }
 
   async function download(tenant: Tenant, id: string) {
     const response = await fetch(`${t.origin}/apif/v2${kbPath(tenant, `/${id}/file`)}`, {
@@ -63,7 +57,7 @@ describe.each(storeModes())('%s: document upload', (mode) => {
       },
       document_card: null,
     })
-    const document = await documentOf(tenant, res.body.id)
+    const document = await documentOf(t, tenant, res.body.id)
     expect(document.mimeType).toBe('text/plain')
     expect(document.sha256).toBe(createHash('sha256').update('Leave policy: 25 days a year.\n').digest('hex'))
     expect(document.autoDescription).toBe(true)
@@ -97,7 +91,7 @@ describe.each(storeModes())('%s: document upload', (mode) => {
       document_type: 'text',
       tags: [tagB, tagA],
     })
-    const document = await documentOf(tenant, id)
+    const document = await documentOf(t, tenant, id)
     expect(document).toMatchObject({
       mimeType: 'text/csv',
       csvDelimiter: 'semicolon',
@@ -119,7 +113,7 @@ describe.each(storeModes())('%s: document upload', (mode) => {
     })
     const meta = await t.request('GET', kbPath(tenant, `/${id}`), { token: tenant.token })
     expect(meta.body).toMatchObject({ tags: [tag], description: 'Given', description_type: 'ai' })
-    expect((await documentOf(tenant, id)).mimeType).toBe('text/markdown')
+    expect((await documentOf(t, tenant, id)).mimeType).toBe('text/markdown')
   })
 
   it('sniffs the type from the content: PNG, PDF, binary and extension-less text', async () => {
@@ -181,7 +175,7 @@ describe.each(storeModes())('%s: document upload', (mode) => {
     const tenant = await createTenant(t)
     const tag = await createTag(t, tenant, 'keep')
     const id = await uploadOk(t, tenant, 'doc.txt', 'version one', { fields: { tags: tag } })
-    const before = await documentOf(tenant, id)
+    const before = await documentOf(t, tenant, id)
     await t.ctx.store.knowledgeBase.replaceDocument({
       ...before,
       processing: { ...before.processing, state: 'PROCESSED', chunkCount: 3, duration: 1.5 },
@@ -189,7 +183,7 @@ describe.each(storeModes())('%s: document upload', (mode) => {
     const res = await upload(t, tenant, 'doc.txt', 'version two, longer', { fields: { overwrite: '1' } })
     expect(res.status).toBe(200)
     expect(res.body.id).toBe(id)
-    const after = await documentOf(tenant, id)
+    const after = await documentOf(t, tenant, id)
     expect(after.size).toBe(19)
     expect(after.processing).toMatchObject({ state: 'PENDING', chunkCount: 0, duration: null })
     expect(after.createdAt).toBe(before.createdAt)

@@ -34,24 +34,30 @@ export async function secondClient(
   return { credentials, token: await tokenFor(t, credentials) }
 }
 
+/** Creates a bot of the tenant (a label, a description and a prompt, then `fields`) and returns its id. */
+export async function createBot(t: TestApp, tenant: Tenant, fields: Record<string, unknown> = {}): Promise<string> {
+  const bot = await t.request('POST', `/company/${tenant.companyId}/bot`, {
+    token: tenant.token,
+    json: { label: 'Bot', description: 'd', prompt: { name: 'p', prompt: 'Be brief.' }, ...fields },
+  })
+  if (bot.status !== 201) throw new Error(`bot creation failed: ${bot.status} ${bot.text}`)
+  return bot.body.id as string
+}
+
 /** A chat with a new `data_scientist_mode` bot of the tenant, scoped by `filters` (whole knowledge base without). */
 export async function analystChat(
   t: TestApp,
   tenant: Tenant,
   filters?: { paths: string[]; tags: string[] },
 ): Promise<string> {
-  const bot = await t.request('POST', `/company/${tenant.companyId}/bot`, {
-    token: tenant.token,
-    json: {
-      label: 'Analyst',
-      description: 'numbers',
-      prompt: { name: 'analyst', prompt: 'You answer with numbers.' },
-      data_scientist_mode: true,
-      ...(filters ? { filters } : {}),
-    },
+  const botId = await createBot(t, tenant, {
+    label: 'Analyst',
+    description: 'numbers',
+    prompt: { name: 'analyst', prompt: 'You answer with numbers.' },
+    data_scientist_mode: true,
+    ...(filters ? { filters } : {}),
   })
-  if (bot.status !== 201) throw new Error(`bot creation failed: ${bot.status} ${bot.text}`)
-  const chat = await t.request('POST', '/chat', { token: tenant.token, json: { title: 'Sales', bot_id: bot.body.id } })
+  const chat = await t.request('POST', '/chat', { token: tenant.token, json: { title: 'Sales', bot_id: botId } })
   if (chat.status !== 201) throw new Error(`chat creation failed: ${chat.status} ${chat.text}`)
   return chat.body.id as string
 }

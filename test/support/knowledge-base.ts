@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib'
+import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import type { Tenant } from './factories.js'
 import type { ApiResponse, TestApp } from './test-app.js'
 
@@ -126,4 +127,11 @@ export function tinyPdf(text: string): Buffer {
   for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
   return Buffer.from(body, 'latin1')
+}
+
+/** The stored record of a document of the tenant; throws when there is none. */
+export async function documentOf(t: TestApp, tenant: Tenant, id: string): Promise<DocumentRecord> {
+  const object = await t.ctx.store.knowledgeBase.findById(tenant.companyId, id)
+  if (object?.kind !== 'document') throw new Error(`no document ${id}`)
+  return object
 }

@@ -1,75 +1,72 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import { splitPath } from '../../src/domain/knowledge-base/paths.js'
-import { indexDocument } from '../../src/ingestion/pipeline/index-document.js'
-import type { ProcessedDocument } from '../../src/ingestion/pipeline/pipeline-types.js'
-import { processDocument } from '../../src/ingestion/pipeline/process-document.js'
-import type { EmbeddingState } from '../../src/storage/ports/knowledge-base.js'
+import { IngestJobHandler } from '../../src/ingestion/jobs/ingest-job.js'
+import { processDocumentInBatches } from '../../src/ingestion/pipeline/process-document.js'
+import type { Lease } from '../../src/jobs/handler.js'
+import type { Timestamp } from '../../src/lib/clock.js'
+import type { ChunkRecord } from '../../src/storage/ports/chunks.js'
+import type { DocumentRecord, EmbeddingState } from '../../src/storage/ports/knowledge-base.js'
 import type { Tenant } from './factories.js'
 import type { TestApp } from './test-app.js'
 
-const LIMITS = {
-  maxPages: 1000,
-  maxZipEntries: 1000,
-  maxZipUncompressedBytes: 100 * 1024 * 1024,
-  maxZipRatio: 100,
-  timeBudgetMs: 60_000,
-  memoryMb: 512,
-}
-
 /**
- * What the ingest job does, in the test process (no job runner, so nothing is taken from other
- * test files sharing the PostgreSQL database): process the stored bytes, then index the chunks
- * and mark the document PROCESSED in one transaction.
+ * Runs the ingest job of a document in the test process: the real IngestJobHandler, with the
+ * document processed in this thread and small chunks (so short test texts make several). No job
+ * runner takes it from the queue, so nothing is taken from other test files sharing the PostgreSQL
+ * database; the upload's queued job is cancelled when the run commits.
  */
 export async function processNow(
   t: TestApp,
   tenant: Tenant,
   id: string,
-  options: { autoDescription?: boolean } = {},
-): Promise<ProcessedDocument> {
-  const document = await t.ctx.store.knowledgeBase.findById(tenant.companyId, id)
-  if (document?.kind !== 'document') throw new Error(`no document ${id}`)
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-process-'))
+): Promise<{ document: DocumentRecord; chunks: ChunkRecord[] }> {
+  const { store, blobs, clock, ingestion } = t.ctx
+  const handler = new IngestJobHandler({
+    store,
+    blobs,
+    clock,
+    settings: {
+      ...ingestion,
+      ocrLanguages: ['eng'],
+      mutool: null,
+      soffice: null,
+      chunkTokens: 120,
+      chunkOverlapTokens: 20,
+    },
+    processor: processDocumentInBatches,
+  })
   try {
-    const filePath = join(dir, 'original')
-    const content = await t.ctx.blobs.open(document.blobKey)
-    if (!content) throw new Error('blob missing')
-    await pipeline(content, createWriteStream(filePath))
-    const processed = await processDocument(
-      {
-        companyId: tenant.companyId,
-        documentId: id,
-        objectName: document.objectName,
-        filename: splitPath(document.objectName).name,
-        mimeType: document.mimeType,
-        filePath,
-        options: { loaderType: 'STANDARD', csvDelimiter: null, imageMinSizeRatio: 0 },
-        limits: LIMITS,
-        ocrLanguages: ['eng'],
-        mutool: null,
-        soffice: null,
-        autoDescription: options.autoDescription ?? false,
-        chunkTokens: 120,
-        chunkOverlapTokens: 20,
-      },
-      () => {},
-    )
-    await t.ctx.store.transaction(async (tx) => {
-      if (!(await indexDocument(tx, tenant.companyId, id, processed))) throw new Error(`document ${id} is gone`)
-      await tx.knowledgeBase.updateProcessing(tenant.companyId, id, 'any', {
-        state: 'PROCESSED',
-        chunkCount: processed.chunks.length,
-        docPagesCount: processed.pageCount,
-        card: processed.card,
-        ...(processed.description === null ? {} : { generatedDescription: processed.description }),
-      })
-    })
-    return processed
+    await handler.run(leaseFor(tenant.companyId, id, clock.now()))
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    await handler.close()
+  }
+  const document = await store.knowledgeBase.findById(tenant.companyId, id)
+  if (document?.kind !== 'document') throw new Error(`no document ${id}`)
+  if (document.processing.state !== 'PROCESSED') {
+    throw new Error(`document ${id} is ${document.processing.state}: ${document.processing.errorDetails}`)
+  }
+  return { document, chunks: await store.chunks.listForDocument(tenant.companyId, id) }
+}
+
+/** A lease on the document's ingest job held by this test, whose completion cancels the queued job. */
+function leaseFor(companyId: string, documentId: string, now: Timestamp): Lease {
+  return {
+    owner: 'test-process-now',
+    jobId: `test-${documentId}`,
+    attempt: 1,
+    job: {
+      id: `test-${documentId}`,
+      companyId,
+      kind: 'ingest',
+      subjectId: documentId,
+      payload: {},
+      attempts: 1,
+      maxAttempts: 1,
+      lastError: null,
+      leaseExpiresAt: now,
+      createdAt: now,
+    },
+    signal: new AbortController().signal,
+    throwIfLost: () => {},
+    completeIn: (tx) => tx.jobs.cancelQueued(companyId, documentId, now),
   }
 }
 
