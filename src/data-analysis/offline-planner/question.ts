@@ -1,22 +1,53 @@
 import {
+  AND_WORDS,
+  BETWEEN_WORDS,
+  CLOSEST_LINKS,
+  CLOSEST_WORDS,
+  COMPARATOR_GAP_WORDS,
+  COMPARATORS,
+  type Comparison,
+  DATE_AFTER_WORDS,
+  DATE_ARTICLES,
+  DATE_BEFORE_WORDS,
+  DATE_RANGE_JOINERS,
+  DATE_RANGE_OPENERS,
+  DATE_SINCE_WORDS,
+  DATE_UNTIL_WORDS,
+  NEGATIVE_WORDS,
+  ORDINAL_RANGE_JOINERS,
+  POSITIVE_WORDS,
+} from './lexicon/comparisons.js'
+import {
   AGGREGATE_PHRASES,
+  AGGREGATE_WORDS_BEFORE_COUNT,
+  COUNT_PHRASES,
+  DIFFERENCE_PHRASES,
+  DISTINCT_WORDS,
+  NON_EMPTY_PHRASES,
+  SHARE_PHRASES,
+  UNSUPPORTED_WORDS,
+} from './lexicon/computations.js'
+import { LIMIT_BEFORE, LIMIT_NOUN_BEFORE, ONE_WORDS, POSITION_WORDS, ROW_WORDS } from './lexicon/limits.js'
+import {
   ALL_WORDS,
   ANY_WORDS,
   BOOLEAN_OPENERS,
-  COMPARATORS,
-  COUNT_PHRASES,
-  type Comparison,
+  EXISTENCE_PHRASES,
+  LIST_OPENERS,
+  NO_ONE_PHRASES,
+  YES_NO_PREFIXES,
+} from './lexicon/question-forms.js'
+import {
+  COMPARATOR_HEADS,
   DIMENSION_ADJECTIVES,
-  DISTINCT_WORDS,
   type Direction,
   FRENCH_ADJECTIVES,
+  FRENCH_SUPERLATIVE_ARTICLES,
   FRENCH_SUPERLATIVE_HEADS,
-  LIST_OPENERS,
   MODE_NOUNS,
   MODE_WORDS,
   SUPERLATIVES,
-  UNSUPPORTED_WORDS,
-} from './lexicon.js'
+} from './lexicon/superlatives.js'
 import { ordinalValue, quotedStrings, type Token, tokenise, words } from './tokenise.js'
 
 /**
@@ -123,31 +154,6 @@ function prepare(question: string): string {
   )
 }
 
-const LIMIT_BEFORE = new Set([
-  'top',
-  'first',
-  'last',
-  'list',
-  'premiers',
-  'premieres',
-  'derniers',
-  'dernieres',
-  'bottom',
-])
-const LIMIT_NOUN_BEFORE = new Set(['the', 'les', 'all'])
-const POSITION_WORDS: Readonly<Record<string, Direction>> = {
-  first: 'asc',
-  last: 'desc',
-  premiers: 'asc',
-  premieres: 'asc',
-  premier: 'asc',
-  premiere: 'asc',
-  derniers: 'desc',
-  dernieres: 'desc',
-  dernier: 'desc',
-  derniere: 'desc',
-}
-
 /** Where each quoted string of the question sits among its tokens. */
 function locateQuotes(question: string, tokens: readonly Token[]): Array<{ text: string; start: number; end: number }> {
   const found: Array<{ text: string; start: number; end: number }> = []
@@ -185,7 +191,7 @@ export function readCues(question: string): Cues {
     const after = comma >= 0 ? words(question.slice(comma + 1))[0] : undefined
     if (after && BOOLEAN_OPENERS.has(after)) boolean = true
   }
-  if (!boolean && findPhrase(tokens, ['est ce que', 'est-ce que', 'is it true'], 0, 2) >= 0) boolean = true
+  if (!boolean && findPhrase(tokens, YES_NO_PREFIXES, 0, 2) >= 0) boolean = true
   if (!boolean && /\b\p{L}+-(?:t-)?(?:il|elle|ils|elles|on)\b/iu.test(question) && question.includes('?'))
     boolean = true
   if (!boolean && /\btrue or false\b|\bvrai ou faux\b|\byes or no\b|\boui ou non\b/i.test(question)) boolean = true
@@ -199,10 +205,7 @@ export function readCues(question: string): Cues {
 
   let count = findPhrase(tokens, COUNT_PHRASES)
   const beforeCount = tokens[count - 1]?.text ?? ''
-  if (
-    count > 0 &&
-    (SUPERLATIVES[beforeCount] !== undefined || ['average', 'mean', 'moyen', 'moyenne', 'median'].includes(beforeCount))
-  ) {
+  if (count > 0 && (SUPERLATIVES[beforeCount] !== undefined || AGGREGATE_WORDS_BEFORE_COUNT.has(beforeCount))) {
     count = -1
   }
   // "Combien de villes y a-t-il ?" asks for a number, not yes or no
@@ -225,13 +228,13 @@ export function readCues(question: string): Cues {
       aggregates.push({ fn, index: i })
     }
   }
-  const difference = findPhrase(tokens, ['difference between', 'ecart entre', 'difference entre'])
+  const difference = findPhrase(tokens, DIFFERENCE_PHRASES)
 
   const superlatives: Superlative[] = []
   for (let i = 0; i < tokens.length; i++) {
     const word = tokens[i]?.text ?? ''
     const next = tokens[i + 1]?.text ?? ''
-    if (quotedSpans.has(i) || tokens[i - 1]?.text === 'at' || tokens[i - 1]?.text === 'au') continue
+    if (quotedSpans.has(i) || COMPARATOR_HEADS.has(tokens[i - 1]?.text ?? '')) continue
     if ((word === 'less' || word === 'more') && next === 'likely') {
       superlatives.push({ index: i, direction: word === 'more' ? 'desc' : 'asc', mode: false, hints: [] })
       used.add(i)
@@ -249,7 +252,7 @@ export function readCues(question: string): Cues {
       continue
     }
     const head = FRENCH_SUPERLATIVE_HEADS[word]
-    if (head && ['le', 'la', 'les', 'l'].includes(tokens[i - 1]?.text ?? '')) {
+    if (head && FRENCH_SUPERLATIVE_ARTICLES.has(tokens[i - 1]?.text ?? '')) {
       const adjective = FRENCH_ADJECTIVES[next]
       if (MODE_WORDS.has(next)) {
         superlatives.push({ index: i, direction: head, mode: true, hints: [] })
@@ -327,12 +330,12 @@ export function readCues(question: string): Cues {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]
     if (!token) continue
-    if (token.text === 'negative' || token.text === 'negatif' || token.text === 'negative') {
+    if (NEGATIVE_WORDS.has(token.text)) {
       comparators.push({ op: '<', value: 0, percent: false, start: i, numberIndex: i, hints: [] })
       used.add(i)
       continue
     }
-    if (token.text === 'positive' || token.text === 'positif') {
+    if (POSITIVE_WORDS.has(token.text)) {
       comparators.push({ op: '>', value: 0, percent: false, start: i, numberIndex: i, hints: [] })
       used.add(i)
       continue
@@ -350,7 +353,7 @@ export function readCues(question: string): Cues {
         continue
       }
       const before = tokens[i - 1]?.number ?? null
-      if (before !== null || ['row', 'rows', 'ligne', 'lignes', 'entry', 'record'].includes(after?.text ?? '')) {
+      if (before !== null || ROW_WORDS.has(after?.text ?? '')) {
         position = positionWord
         if (before === null) limit = limit ?? 1
         used.add(i)
@@ -363,7 +366,7 @@ export function readCues(question: string): Cues {
     if (
       ordinal !== null &&
       ordinalHigh !== null &&
-      ['to', 'through', 'and', 'a', 'au'].includes(toWord) &&
+      ORDINAL_RANGE_JOINERS.has(toWord) &&
       /\d/.test(token.text + (tokens[i + 2]?.text ?? ''))
     ) {
       between.push({ low: Math.min(ordinal, ordinalHigh), high: Math.max(ordinal, ordinalHigh), start: i, end: i + 2 })
@@ -384,16 +387,13 @@ export function readCues(question: string): Cues {
     const previous = tokens[i - 1]?.text ?? ''
     const andWord = tokens[i + 1]?.text ?? ''
     const high = tokens[i + 2]?.number ?? null
-    if ((previous === 'between' || previous === 'entre') && (andWord === 'and' || andWord === 'et') && high !== null) {
+    if (BETWEEN_WORDS.has(previous) && AND_WORDS.has(andWord) && high !== null) {
       between.push({ low: Math.min(value, high), high: Math.max(value, high), start: i - 1, end: i + 2 })
       for (let k = i - 1; k <= i + 2; k++) used.add(k)
       i += 2
       continue
     }
-    if (
-      (previous === 'to' || previous === 'de') &&
-      ['closest', 'nearest', 'proche'].includes(tokens[i - 2]?.text ?? '')
-    ) {
+    if (CLOSEST_LINKS.has(previous) && CLOSEST_WORDS.has(tokens[i - 2]?.text ?? '')) {
       closest = { value, index: i - 2 }
       used.add(i)
       used.add(i - 1)
@@ -402,12 +402,7 @@ export function readCues(question: string): Cues {
     }
     // the comparator right before the number (an article or a currency word may sit between)
     let k = i
-    while (
-      k > 0 &&
-      ['a', 'an', 'un', 'une', 'the', 'score', 'value', 'rating'].includes(tokens[k - 1]?.text ?? '') &&
-      i - k < 2
-    )
-      k--
+    while (k > 0 && COMPARATOR_GAP_WORDS.has(tokens[k - 1]?.text ?? '') && i - k < 2) k--
     let matched: readonly [string, Comparison] | undefined
     for (const candidate of COMPARATORS) {
       const phrase = candidate[0].split(' ')
@@ -457,7 +452,7 @@ export function readCues(question: string): Cues {
     // "the three players", "two most frequent": number words without digits
     for (let i = 0; i < tokens.length; i++) {
       const word = tokens[i]?.text ?? ''
-      if (!['one', 'un', 'une'].includes(word) || used.has(i)) continue
+      if (!ONE_WORDS.has(word) || used.has(i)) continue
       if (SUPERLATIVES[tokens[i + 1]?.text ?? ''] !== undefined && tokens[i - 1]?.text === 'top') {
         limit = 1
         used.add(i)
@@ -470,84 +465,40 @@ export function readCues(question: string): Cues {
     const match = /^date(\d+)$/.exec(tokens[i]?.text ?? '')
     if (!match) continue
     const value = dateValues[Number(match[1])] ?? ''
-    const articles = ['le', 'la', 'the', 'l']
     let b = i - 1
-    while (b > 0 && articles.includes(tokens[b]?.text ?? '')) b--
+    while (b > 0 && DATE_ARTICLES.has(tokens[b]?.text ?? '')) b--
     const before = tokens[b]?.text ?? ''
     let h = i + 1
     const joiner = tokens[h]?.text ?? ''
     h++
-    while (h < tokens.length && articles.includes(tokens[h]?.text ?? '')) h++
+    while (h < tokens.length && DATE_ARTICLES.has(tokens[h]?.text ?? '')) h++
     const highMatch = /^date(\d+)$/.exec(tokens[h]?.text ?? '')
     used.add(i)
-    if (
-      ['between', 'entre', 'from', 'du'].includes(before) &&
-      highMatch &&
-      ['and', 'et', 'to', 'au'].includes(joiner)
-    ) {
+    if (DATE_RANGE_OPENERS.has(before) && highMatch && DATE_RANGE_JOINERS.has(joiner)) {
       dates.push({ op: 'between', value, high: dateValues[Number(highMatch[1])] ?? '', index: i })
       for (let k = b; k <= h; k++) used.add(k)
       i = h
       continue
     }
-    const op: Comparison = ['after', 'since', 'apres', 'depuis', 'from'].includes(before)
-      ? before === 'after' || before === 'apres'
-        ? '>'
-        : '>='
-      : ['before', 'avant'].includes(before)
-        ? '<'
-        : ['until', 'jusqu'].includes(before)
-          ? '<='
-          : '='
+    const op: Comparison = DATE_AFTER_WORDS.has(before)
+      ? '>'
+      : DATE_SINCE_WORDS.has(before)
+        ? '>='
+        : DATE_BEFORE_WORDS.has(before)
+          ? '<'
+          : DATE_UNTIL_WORDS.has(before)
+            ? '<='
+            : '='
     if (op !== '=') for (let k = b; k < i; k++) used.add(k)
     dates.push({ op, value, index: i })
   }
-  const shareAt = findPhrase(tokens, [
-    'what percentage',
-    'what percent',
-    'what share',
-    'what proportion',
-    'what fraction',
-    'percentage of',
-    'share of',
-    'proportion of',
-    'quel pourcentage',
-    'quelle part',
-    'quelle proportion',
-    'pourcentage de',
-    'pourcentage des',
-    'part de',
-    'part des',
-    'proportion de',
-    'proportion des',
-  ])
+  const shareAt = findPhrase(tokens, SHARE_PHRASES)
   if (shareAt >= 0) for (let k = shareAt; k < shareAt + 2; k++) used.add(k)
   const all = tokens.some((token, index) => ALL_WORDS.has(token.text) && index < 6)
-  const any =
-    tokens.some((token) => ANY_WORDS.has(token.text)) ||
-    findPhrase(tokens, ['is there', 'are there', 'y a t il', 'il y a']) >= 0
+  const any = tokens.some((token) => ANY_WORDS.has(token.text)) || findPhrase(tokens, EXISTENCE_PHRASES) >= 0
   const distinct = tokens.some((token) => DISTINCT_WORDS.has(token.text))
-  const nonEmpty =
-    findPhrase(tokens, [
-      'non empty',
-      'non null',
-      'not empty',
-      'not null',
-      'non vide',
-      'non nul',
-      'non nulle',
-      'filled',
-    ]) >= 0
-  const noAt = findPhrase(tokens, [
-    'there are no',
-    'there is no',
-    'there were no',
-    'no one',
-    'nobody',
-    'n y a pas',
-    'aucun',
-    'aucune',
-  ])
+  const nonEmpty = findPhrase(tokens, NON_EMPTY_PHRASES) >= 0
+  const noAt = findPhrase(tokens, NO_ONE_PHRASES)
   return {
     tokens,
     boolean,

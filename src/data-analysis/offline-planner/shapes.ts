@@ -1,7 +1,33 @@
 import { type ColumnSchema, quoteIdentifier, type ResultType, type TableSchema } from '../types.js'
 import { type ColumnMention, columnsNamed, findColumnMentions, isNumeric } from './columns.js'
 import type { Check, Filter, Intent, ScalarFunction, Shape } from './intent.js'
-import { DISTINCT_WORDS, type Direction, FILLERS } from './lexicon.js'
+import { COMPARATIVE_WORDS, FEWER_WORDS, RATE_WORDS, THAN_WORDS } from './lexicon/comparisons.js'
+import { CONTAINING_WORDS, DISTINCT_WORDS, DISTINCT_WORDS_AFTER_NUMBER } from './lexicon/computations.js'
+import { ENTITY_HEADER, ID_HEADER, LABEL_HEADER, NAME_HEADER } from './lexicon/headers.js'
+import {
+  ASKS_NAME_OPENERS,
+  BY_WORDS,
+  DEFINITE_ARTICLES,
+  FLAG_NEGATIONS,
+  FRENCH_WHICH_OPENERS,
+  FRENCH_WHICH_VERBS,
+  NAME_NOUNS,
+  NAME_WORDS,
+  PLURAL_VERBS,
+  VALUE_NEGATIONS,
+  WHICH_GAP_WORDS,
+  WHICH_ONE_OPENERS,
+  WHICH_WORDS,
+  WHO_WORDS,
+} from './lexicon/question-forms.js'
+import {
+  type Direction,
+  MAXIMUM_ADJECTIVES,
+  ROW_RELATIVE_WORDS,
+  SINGLE_ROW_WORDS,
+  TOP_WORDS,
+} from './lexicon/superlatives.js'
+import { FILLERS } from './lexicon/vague-words.js'
 import type { Comparator, Cues, Superlative } from './question.js'
 import { fold, ordinalValue, splitHeader, stemsOf, words } from './tokenise.js'
 import { findQuotedValue, findValueMentions, type ValueMention } from './values.js'
@@ -17,34 +43,15 @@ export type Recognition =
 
 const decline = (reason: string): Recognition => ({ kind: 'declined', reason })
 
-const WHICH_WORDS = new Set([
-  'which',
-  'what',
-  'quel',
-  'quelle',
-  'quels',
-  'quelles',
-  'who',
-  'qui',
-  'whose',
-  'where',
-  'ou',
-])
-const SINGLE_ROW_WORDS = new Set(['single', 'given', 'one', 'individual', 'record', 'seul', 'seule', 'unique'])
-const BY_WORDS = new Set(['by', 'per', 'par', 'pour', 'each', 'chaque'])
-const COMPARATIVE_WORDS = new Set(['more', 'bigger', 'larger', 'greater', 'fewer', 'less', 'smaller', 'plus', 'moins'])
-
 function isIdLike(column: ColumnSchema, _table: TableSchema): boolean {
   const header = fold(splitHeader(column.name))
-  return /\b(id|code|serial|rownames|identifier)\b/.test(header)
+  return ID_HEADER.test(header)
 }
 
 /** The text column a "who"/"which one" question is about: a name-like header, else the most varied text column. */
 function entityColumn(table: TableSchema): ColumnSchema | null {
   const text = table.columns.filter((column) => column.type === 'text')
-  const named = text.find((column) =>
-    /\b(name|nom|title|titre|player|joueur|lifter|author|auteur|country|pays)\b/.test(fold(splitHeader(column.name))),
-  )
+  const named = text.find((column) => ENTITY_HEADER.test(fold(splitHeader(column.name))))
   if (named) return named
   return [...text].sort((a, b) => b.distinctCount - a.distinctCount)[0] ?? null
 }
@@ -93,12 +100,9 @@ export function recognise(cues: Cues, tables: readonly TableSchema[]): Recogniti
   const { tokens } = cues
   const first = tokens[0]?.text ?? ''
   const asksName =
-    ['which', 'who', 'where', 'ou'].includes(first) ||
-    (['quel', 'quelle', 'quels', 'quelles', 'qui'].includes(first) &&
-      !['est', 'sont', 'etait', 'a'].includes(tokens[1]?.text ?? '')) ||
-    tokens
-      .slice(0, 6)
-      .some((t, i) => (t.text === 'name' || t.text === 'nom') && ['the', 'le'].includes(tokens[i - 1]?.text ?? ''))
+    ASKS_NAME_OPENERS.has(first) ||
+    (FRENCH_WHICH_OPENERS.has(first) && !FRENCH_WHICH_VERBS.has(tokens[1]?.text ?? '')) ||
+    tokens.slice(0, 6).some((t, i) => NAME_NOUNS.has(t.text) && DEFINITE_ARTICLES.has(tokens[i - 1]?.text ?? ''))
   if (asksName && recognition.intent.resultType === 'number') {
     return decline('the question asks which one, but the planner could only compute a number for it')
   }
@@ -169,7 +173,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
   const valueFilters: Filter[] = []
   for (const value of tableValues) {
     const before = tokens.slice(Math.max(0, value.start - 3), value.start).map((t) => t.text)
-    const negated = before.some((word) => ['not', 'without', 'sans', 'pas', "don't", "doesn't", 'non'].includes(word))
+    const negated = before.some((word) => VALUE_NEGATIONS.has(word))
     const filter: Filter = value.item
       ? { kind: 'item', column: value.column, value: value.value, negated }
       : { kind: 'equals', column: value.column, value: value.value, negated }
@@ -186,11 +190,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
     const column = near?.column ?? null
     if (!column)
       return decline(`"${quote.text}" is not a value seen in the table and no text column is named to search it in`)
-    const containing = tokens.some((t) =>
-      ['contain', 'contains', 'containing', 'including', 'includes', 'contient', 'contenant', 'comprenant'].includes(
-        t.text,
-      ),
-    )
+    const containing = tokens.some((t) => CONTAINING_WORDS.has(t.text))
     const filter: Filter = containing
       ? { kind: 'contains', column, value: quote.text }
       : { kind: 'equals', column, value: quote.text, negated: false }
@@ -237,9 +237,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
       [...aggregates.map((a) => a.index), ...cues.superlatives.map((s) => s.index), count].some(
         (index) => index >= 0 && index < comparator.start,
       )
-    const distinctAfter = ['unique', 'different', 'distinct', 'differents', 'differentes', 'distincts'].includes(
-      tokens[comparator.numberIndex + 1]?.text ?? '',
-    )
+    const distinctAfter = DISTINCT_WORDS_AFTER_NUMBER.has(tokens[comparator.numberIndex + 1]?.text ?? '')
     if (cues.boolean && distinctAfter && !countComparator) {
       countComparator = comparator
       continue
@@ -315,7 +313,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
     }
     // "0% humidity", "82 games": a number right before a numeric column's name
     const nextMention = mentions.find((m) => m.start === stray.index + 1 && isNumeric(m.column) && !consumed.has(m))
-    const rate = ['a', 'per', 'each', 'par'].includes(tokens[(nextMention?.end ?? 0) + 1]?.text ?? '')
+    const rate = RATE_WORDS.has(tokens[(nextMention?.end ?? 0) + 1]?.text ?? '')
     if (nextMention && !rate) {
       const token = tokens[stray.index]
       filters.push({
@@ -349,7 +347,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
       continue
     }
     // "a perfect English score": the column's maximum
-    if (tokens[mention.start - 1]?.text === 'perfect' && typeof mention.column.max === 'number') {
+    if (MAXIMUM_ADJECTIVES.has(tokens[mention.start - 1]?.text ?? '') && typeof mention.column.max === 'number') {
       filters.push({ kind: 'compare', column: mention.column, op: '=', value: mention.column.max })
       consumed.add(mention)
     }
@@ -362,9 +360,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
     if (!binary(mention.column)) continue
     if (!(cues.boolean || count >= 0 || others.length > 1)) continue
     const before = tokens.slice(Math.max(0, mention.start - 4), mention.start).map((t) => t.text)
-    const negated = before.some((word) =>
-      ['not', 'without', 'sans', 'pas', "don't", "doesn't", 'no', 'non', 'never'].includes(word),
-    )
+    const negated = before.some((word) => FLAG_NEGATIONS.has(word))
     filters.push({ kind: 'compare', column: mention.column, op: '=', value: negated ? 0 : 1 })
     consumed.add(mention)
   }
@@ -378,9 +374,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
   const firstSubject = subjects[0] ?? null
   const whichIndex = tokens.findIndex((t, i) => WHICH_WORDS.has(t.text) && i < 4)
   const gap = (from: number, to: number) =>
-    tokens
-      .slice(from + 1, to)
-      .filter((t) => !FILLERS.has(t.text) && !['is', 'are', 'was', 'single', 'est'].includes(t.text)).length
+    tokens.slice(from + 1, to).filter((t) => !FILLERS.has(t.text) && !WHICH_GAP_WORDS.has(t.text)).length
   // the noun after "which"/"quel": a well-named column close by wins over a vague word right after
   const whichNoun =
     whichIndex >= 0
@@ -405,11 +399,11 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
     (isNumeric(byTarget.column) || aggregates.some((a) => a.index > byIndex && a.index < byTarget.start))
   const byMention = byTarget && !byIsMeasure ? byTarget : null
   const byMeasure = byTarget && byIsMeasure ? numericOf(byTarget) : null
-  const who = tokens.some((t, i) => i < 3 && (t.text === 'who' || t.text === 'qui'))
+  const who = tokens.some((t, i) => i < 3 && WHO_WORDS.has(t.text))
   const avg = aggregates.find((a) => a.fn === 'avg')
   const simpleAggregate = aggregates.find((a) => a.fn !== 'sum' || !cues.superlatives.length)
   const superlative =
-    cues.superlatives.find((s) => !s.mode && !['top', 'bottom'].includes(tokens[s.index]?.text ?? '')) ??
+    cues.superlatives.find((s) => !s.mode && !TOP_WORDS.has(tokens[s.index]?.text ?? '')) ??
     cues.superlatives.find((s) => !s.mode) ??
     null
   const mode = cues.superlatives.find((s) => s.mode) ?? null
@@ -446,15 +440,13 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
     superlative ? orderFor(superlative, excluded) : null
 
   // "the name of the month": a numeric code answered by its label column (same number of distinct values)
-  const wantsName =
-    tokens.some((t) => ['name', 'names', 'nom', 'noms'].includes(t.text)) &&
-    !mentions.some((m) => /name|nom/i.test(m.column.name))
+  const wantsName = tokens.some((t) => NAME_WORDS.has(t.text)) && !mentions.some((m) => NAME_HEADER.test(m.column.name))
   const labelOf = (column: ColumnSchema): ColumnSchema => {
     if (!wantsName || !isNumeric(column)) return column
     const labels = table.columns.filter(
       (c) => c.type === 'text' && c.distinctCount === column.distinctCount && c.nullCount === column.nullCount,
     )
-    return labels.find((c) => /name|nom|label|libell/i.test(c.name)) ?? labels[0] ?? column
+    return labels.find((c) => LABEL_HEADER.test(c.name)) ?? labels[0] ?? column
   }
   const labelled = (shape: Shape): Shape => {
     switch (shape.kind) {
@@ -512,11 +504,11 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         },
       }
     }
-    const thanIndex = tokens.findIndex((t) => t.text === 'than' || t.text === 'que')
+    const thanIndex = tokens.findIndex((t) => THAN_WORDS.has(t.text))
     if (valueFilters.length === 2 && thanIndex >= 0 && !checkComparator && !countComparator) {
       const comparative = tokens.slice(0, thanIndex).find((t) => COMPARATIVE_WORDS.has(t.text))
       if (comparative) {
-        const op = ['fewer', 'less', 'smaller', 'moins'].includes(comparative.text) ? '<' : '>'
+        const op = FEWER_WORDS.has(comparative.text) ? '<' : '>'
         const [first, second] = valueFilters as [Filter, Filter]
         const rest = filters.filter((f) => f !== first && f !== second)
         return {
@@ -651,9 +643,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
 
   // ---- superlatives: extreme rows, ranked groups, top values
   if (superlative) {
-    const rankers = cues.superlatives.filter(
-      (sup) => !sup.mode && !['top', 'bottom'].includes(tokens[sup.index]?.text ?? ''),
-    )
+    const rankers = cues.superlatives.filter((sup) => !sup.mode && !TOP_WORDS.has(tokens[sup.index]?.text ?? ''))
     const group =
       whichNoun?.column ??
       byMention?.column ??
@@ -710,7 +700,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         ?.column ??
       null
     const rowWords = tokens.slice(Math.max(0, superlative.index - 3), superlative.index).map((t) => t.text)
-    if (!target && rowWords.some((word) => ['with', 'who', 'whose', 'avec', 'dont'].includes(word)) && !wantsList) {
+    if (!target && rowWords.some((word) => ROW_RELATIVE_WORDS.has(word)) && !wantsList) {
       return decline(
         'the question asks about the row with the highest or lowest value but the column it wants could not be mapped',
       )
@@ -752,9 +742,8 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
     if (!column)
       return decline(`the question asks for an aggregate (${simpleAggregate.fn}) but names no numeric column`)
     const asksWhich =
-      ['which', 'who'].includes(tokens[0]?.text ?? '') ||
-      (['quel', 'quelle', 'quels', 'quelles', 'qui'].includes(tokens[0]?.text ?? '') &&
-        !['est', 'sont', 'etait', 'a'].includes(tokens[1]?.text ?? ''))
+      WHICH_ONE_OPENERS.has(tokens[0]?.text ?? '') ||
+      (FRENCH_WHICH_OPENERS.has(tokens[0]?.text ?? '') && !FRENCH_WHICH_VERBS.has(tokens[1]?.text ?? ''))
     if (asksWhich && !byMention) {
       return decline('the question asks which one, but the thing it asks about could not be matched to a column')
     }
@@ -787,7 +776,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
       resultOf(target, wantsList),
     )
   }
-  if (cues.list || (whichIndex >= 0 && tokens.some((t) => ['are', 'sont'].includes(t.text)))) {
+  if (cues.list || (whichIndex >= 0 && tokens.some((t) => PLURAL_VERBS.has(t.text)))) {
     if (filters.length === 0 && !cues.distinct) {
       return intent({ kind: 'distinct', column: target }, resultOf(target, true))
     }
