@@ -1,5 +1,6 @@
 import { type ColumnSchema, quoteIdentifier, type ResultType, type TableSchema } from '../types.js'
 import { type ColumnMention, columnsNamed, findColumnMentions, isNumeric } from './columns.js'
+import type { Comparator, Cues, Superlative } from './cues/types.js'
 import type { Check, Filter, Intent, ScalarFunction, Shape } from './intent.js'
 import { COMPARATIVE_WORDS, FEWER_WORDS, RATE_WORDS, THAN_WORDS } from './lexicon/comparisons.js'
 import { CONTAINING_WORDS, DISTINCT_WORDS, DISTINCT_WORDS_AFTER_NUMBER } from './lexicon/computations.js'
@@ -28,7 +29,6 @@ import {
   TOP_WORDS,
 } from './lexicon/superlatives.js'
 import { FILLERS } from './lexicon/vague-words.js'
-import type { Comparator, Cues, Superlative } from './question.js'
 import { fold, ordinalValue, splitHeader, stemsOf, words } from './tokenise.js'
 import { findQuotedValue, findValueMentions, type ValueMention } from './values.js'
 
