@@ -1,4 +1,5 @@
 import snowball, { type Stemmer } from 'snowball-stemmers'
+import { foldWord, unaccented } from '../../text/folding.js'
 import { AMBIGUOUS_NUMBER_WORDS, NUMBER_WORDS, ORDINALS } from './lexicon/numbers.js'
 
 /**
@@ -27,14 +28,9 @@ const stemmers: Record<string, Stemmer> = {
   fr: snowball.newStemmer('french'),
 }
 
-/** Lower case, accents removed, typographic apostrophes and quotes made plain. */
+/** The shared folding (NFKC, lower case, `ß` → `ss`, no accents, plain apostrophes), typographic quotes made plain too. */
 export function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[’‘`´]/g, "'")
-    .replace(/[“”«»]/g, '"')
-    .toLowerCase()
+  return foldWord(text).replace(/[“”«»]/g, '"')
 }
 
 /** `MonthlyIncome` → `Monthly Income`, `FG3_PCT` → `FG3 PCT`, `Price (TK)` → `Price TK`. */
@@ -79,14 +75,7 @@ export function stemsOf(word: string): string[] {
 /** The question as tokens (numbers parsed, "per cent" folded into the number before it). */
 export function tokenise(text: string): Token[] {
   const raw = words(text)
-  const original = Array.from(
-    text
-      .normalize('NFD')
-      .replace(/\p{M}+/gu, '')
-      .replace(/[’‘`´]/g, "'")
-      .matchAll(TOKEN),
-    (match) => match[0],
-  )
+  const original = Array.from(unaccented(text).matchAll(TOKEN), (match) => match[0])
   const tokens: Token[] = []
   for (let i = 0; i < raw.length; i++) {
     const word = raw[i] ?? ''
