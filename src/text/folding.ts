@@ -11,3 +11,12 @@ export function foldWord(word: string): string {
   const lower = word.normalize('NFKC').toLowerCase().replaceAll('ß', 'ss').replaceAll('ς', 'σ')
   return lower.normalize('NFD').replace(MARKS, '').normalize('NFC').replace(APOSTROPHES, "'")
 }
+
+/**
+ * foldWord without the case folding: NFKC, diacritics removed and typographic apostrophes made
+ * plain, capitals kept. Its words line up with those of the folded text, so a word's capital can be
+ * looked up after folding.
+ */
+export function unaccented(text: string): string {
+  return text.normalize('NFKC').normalize('NFD').replace(MARKS, '').normalize('NFC').replace(APOSTROPHES, "'")
+}

@@ -1,5 +1,6 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
-import { ABBREVIATIONS, FILLERS, FRENCH_GLOSSARY, GENERIC_WORDS } from './lexicon.js'
+import { ABBREVIATIONS, FRENCH_GLOSSARY } from './lexicon/headers.js'
+import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
 import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
 
 /** A column named in the question, by its header words (fuzzy, stemmed, abbreviations expanded). */
@@ -16,21 +17,6 @@ export interface ColumnMention {
   /** Other columns the same words name almost as well (a numeric one may be wanted instead). */
   readonly alternatives?: readonly ColumnSchema[]
 }
-
-/** Vague words too common in questions to name a column even when only one header has them. */
-const NEVER_SOLE = new Set([
-  'no',
-  'id',
-  'number',
-  'total',
-  'average',
-  'count',
-  'name',
-  'value',
-  'data',
-  'amount',
-  'level',
-])
 
 interface Slot {
   readonly word: string

@@ -1,7 +1,7 @@
 import type { PlanOutcome, QuestionPlanner, TableSchema } from '../types.js'
+import { readCues } from './cues/index.js'
 import { explain } from './explain.js'
-import { readCues } from './question.js'
-import { recognise } from './shapes.js'
+import { recognise } from './recognise.js'
 import { buildPlan } from './sql.js'
 
 /**

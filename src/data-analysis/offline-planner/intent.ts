@@ -1,5 +1,6 @@
 import type { ColumnSchema, ResultType, TableSchema } from '../types.js'
-import type { Comparison, Direction } from './lexicon.js'
+import type { Comparison } from './lexicon/comparisons.js'
+import type { Direction } from './lexicon/superlatives.js'
 
 /** One condition on the rows (values are kept as data and escaped when the SQL is built). */
 export type Filter =

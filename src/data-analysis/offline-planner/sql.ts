@@ -212,6 +212,26 @@ function evidenceSql(intent: Intent): string {
   }
 }
 
+/**
+ * The FROM of two tables joined many-to-one: every row of `many`, with the other columns of the
+ * `one` row whose `oneKey` equals its `manyKey`.
+ */
+export function joinedTableSql(
+  many: TableSchema,
+  one: TableSchema,
+  manyKey: ColumnSchema,
+  oneKey: ColumnSchema,
+  lookedUp: readonly ColumnSchema[],
+): string {
+  const select = lookedUp.map((column) => `o.${col(column)}`).join(', ')
+  return `(SELECT m.*${select ? `, ${select}` : ''} FROM ${many.sqlName} AS m LEFT JOIN ${one.sqlName} AS o ON m.${col(manyKey)} = o.${col(oneKey)}) AS joined`
+}
+
+/** The evidence rows of a joined table are those of its many side (see joinedTableSql). */
+function evidenceTableOf(sqlName: string): string {
+  return /^\(SELECT m\.\*.* FROM (\S+) AS m /.exec(sqlName)?.[1] ?? sqlName
+}
+
 export function buildPlan(intent: Intent, explanation: string): QueryPlan {
   const sql = intent.check ? checkSql(intent, intent.check) : shapeSql(intent.table, intent.filters, intent.shape)
   return {
@@ -219,6 +239,6 @@ export function buildPlan(intent: Intent, explanation: string): QueryPlan {
     resultType: intent.resultType,
     explanation,
     evidenceSql: evidenceSql(intent),
-    evidenceTable: /^\(SELECT m\.\*.* FROM (\S+) AS m /.exec(intent.table.sqlName)?.[1] ?? intent.table.sqlName,
+    evidenceTable: evidenceTableOf(intent.table.sqlName),
   }
 }

@@ -1,4 +1,6 @@
 import snowball, { type Stemmer } from 'snowball-stemmers'
+import { foldWord, unaccented } from '../../text/folding.js'
+import { AMBIGUOUS_NUMBER_WORDS, NUMBER_WORDS, ORDINALS } from './lexicon/numbers.js'
 
 /**
  * Tokenising and normalising a question (or a column header, or a cell value) for the offline
@@ -26,14 +28,9 @@ const stemmers: Record<string, Stemmer> = {
   fr: snowball.newStemmer('french'),
 }
 
-/** Lower case, accents removed, typographic apostrophes and quotes made plain. */
+/** The shared folding (NFKC, lower case, `ß` → `ss`, no accents, plain apostrophes), typographic quotes made plain too. */
 export function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[’‘`´]/g, "'")
-    .replace(/[“”«»]/g, '"')
-    .toLowerCase()
+  return foldWord(text).replace(/[“”«»]/g, '"')
 }
 
 /** `MonthlyIncome` → `Monthly Income`, `FG3_PCT` → `FG3 PCT`, `Price (TK)` → `Price TK`. */
@@ -42,86 +39,6 @@ export function splitHeader(name: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/[_\-./()[\]:]+/g, ' ')
-}
-
-const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-  hundred: 100,
-  thousand: 1000,
-  zero_fr: 0,
-  un: 1,
-  une: 1,
-  deux: 2,
-  trois: 3,
-  quatre: 4,
-  cinq: 5,
-  sept: 7,
-  huit: 8,
-  neuf: 9,
-  dix: 10,
-  onze: 11,
-  douze: 12,
-  quinze: 15,
-  vingt: 20,
-  trente: 30,
-  quarante: 40,
-  cinquante: 50,
-  soixante: 60,
-  cent: 100,
-  mille: 1000,
-}
-
-/** Words that are numbers only after "top"/"first"…, never on their own ("one of", "un produit"). */
-const AMBIGUOUS_NUMBER_WORDS = new Set(['one', 'un', 'une'])
-
-const ORDINALS: Readonly<Record<string, number>> = {
-  first: 1,
-  second: 2,
-  third: 3,
-  fourth: 4,
-  fifth: 5,
-  sixth: 6,
-  seventh: 7,
-  eighth: 8,
-  ninth: 9,
-  tenth: 10,
-  eleventh: 11,
-  twelfth: 12,
-  premier: 1,
-  premiere: 1,
-  deuxieme: 2,
-  second_fr: 2,
-  troisieme: 3,
-  quatrieme: 4,
-  cinquieme: 5,
-  sixieme: 6,
-  septieme: 7,
-  huitieme: 8,
-  neuvieme: 9,
-  dixieme: 10,
-  onzieme: 11,
-  douzieme: 12,
 }
 
 export function ordinalValue(word: string): number | null {
@@ -158,14 +75,7 @@ export function stemsOf(word: string): string[] {
 /** The question as tokens (numbers parsed, "per cent" folded into the number before it). */
 export function tokenise(text: string): Token[] {
   const raw = words(text)
-  const original = Array.from(
-    text
-      .normalize('NFD')
-      .replace(/\p{M}+/gu, '')
-      .replace(/[’‘`´]/g, "'")
-      .matchAll(TOKEN),
-    (match) => match[0],
-  )
+  const original = Array.from(unaccented(text).matchAll(TOKEN), (match) => match[0])
   const tokens: Token[] = []
   for (let i = 0; i < raw.length; i++) {
     const word = raw[i] ?? ''

@@ -1,5 +1,5 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
-import { FILLERS } from './lexicon.js'
+import { FILLERS, WORDLIKE_VALUES } from './lexicon/vague-words.js'
 import { fold, stemsOf, type Token, words } from './tokenise.js'
 
 /** A cell value of a text column named in the question ("working in sales" → Department = 'Sales'). */
@@ -15,22 +15,6 @@ export interface ValueMention {
   /** Matched by its first words only. */
   readonly partial?: boolean
 }
-
-/** Values that read as ordinary words in a question: only matched when quoted. */
-const WORDLIKE_VALUES = new Set([
-  'yes',
-  'no',
-  'y',
-  'n',
-  'true',
-  'false',
-  'oui',
-  'non',
-  'other',
-  'none',
-  'unknown',
-  'open',
-])
 
 /** `[Hacendado, Mercadona]` → its items; any other cell → null. */
 export function listItems(cell: string): string[] | null {

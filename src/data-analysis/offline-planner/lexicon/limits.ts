@@ -1,0 +1,39 @@
+import type { Direction } from './superlatives.js'
+
+/** How many items a question asks for, and from which end of the file, English and French, folded. */
+
+/** A number after these is how many items are asked for ("top 5", "first 10", "list 3"). */
+export const LIMIT_BEFORE = new Set([
+  'top',
+  'first',
+  'last',
+  'list',
+  'premiers',
+  'premieres',
+  'derniers',
+  'dernieres',
+  'bottom',
+])
+
+/** "the 3 players", "all 5 books": a number after these is a limit in a list or a ranking. */
+export const LIMIT_NOUN_BEFORE = new Set(['the', 'les', 'all'])
+
+/** "first 5 rows", "last five books": file order, and from which end. */
+export const POSITION_WORDS: Readonly<Record<string, Direction>> = {
+  first: 'asc',
+  last: 'desc',
+  premiers: 'asc',
+  premieres: 'asc',
+  premier: 'asc',
+  premiere: 'asc',
+  derniers: 'desc',
+  dernieres: 'desc',
+  dernier: 'desc',
+  derniere: 'desc',
+}
+
+/** "the first row", "the last entry": one row at that end of the file. */
+export const ROW_WORDS = new Set(['row', 'rows', 'ligne', 'lignes', 'entry', 'record'])
+
+/** "top one", "the one most…": number words only read as 1 after "top". */
+export const ONE_WORDS = new Set(['one', 'un', 'une'])

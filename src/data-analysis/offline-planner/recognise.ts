@@ -1,0 +1,53 @@
+import type { TableSchema } from '../types.js'
+import type { Cues } from './cues/types.js'
+import { ground } from './grounding/index.js'
+import {
+  ASKS_NAME_OPENERS,
+  DEFINITE_ARTICLES,
+  FRENCH_WHICH_OPENERS,
+  FRENCH_WHICH_VERBS,
+  NAME_NOUNS,
+} from './lexicon/question-forms.js'
+import { declined, isDeclined, type Recognition } from './recognition.js'
+import { SHAPES } from './shapes/index.js'
+
+/**
+ * From the question's cues to one Intent (filters + computation + yes/no check), or the reason
+ * none fits: the question is grounded on a table, then each shape is tried in turn.
+ */
+function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition {
+  const grounding = ground(cues, tables)
+  if (isDeclined(grounding)) return grounding
+  for (const recognise of SHAPES) {
+    const recognition = recognise(grounding)
+    if (recognition) return recognition
+  }
+  return declined(
+    'the question does not match a supported shape (count, sum, average, median, minimum/maximum, most frequent, top N, list, yes/no)',
+  )
+}
+
+/** "Which …", "Who …", "What is the name of …" (or French "Quel …" without a verb after it). */
+function asksForName(cues: Cues): boolean {
+  const { tokens } = cues
+  const first = tokens[0]?.text ?? ''
+  return (
+    ASKS_NAME_OPENERS.has(first) ||
+    (FRENCH_WHICH_OPENERS.has(first) && !FRENCH_WHICH_VERBS.has(tokens[1]?.text ?? '')) ||
+    tokens.slice(0, 6).some((t, i) => NAME_NOUNS.has(t.text) && DEFINITE_ARTICLES.has(tokens[i - 1]?.text ?? ''))
+  )
+}
+
+/**
+ * A "which/who/where …" or "what is the name of …" question wants a category: an aggregate
+ * number would answer another question, so the planner declines instead.
+ */
+export function recognise(cues: Cues, tables: readonly TableSchema[]): Recognition {
+  const recognition = recogniseShape(cues, tables)
+  if (recognition.kind !== 'intent' || recognition.intent.check || recognition.intent.shape.kind !== 'scalar')
+    return recognition
+  if (asksForName(cues) && recognition.intent.resultType === 'number') {
+    return declined('the question asks which one, but the planner could only compute a number for it')
+  }
+  return recognition
+}

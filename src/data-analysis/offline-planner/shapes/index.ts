@@ -1,0 +1,29 @@
+import type { Grounding } from '../grounding/grounding.js'
+import type { Recognition } from '../recognition.js'
+import { recogniseAggregate } from './aggregate.js'
+import { recogniseClosest } from './closest.js'
+import { recogniseCount } from './count.js'
+import { recogniseExtreme } from './extreme.js'
+import { recogniseList } from './list.js'
+import { recogniseMostFrequent } from './most-frequent.js'
+import { recogniseShare } from './share.js'
+import { recogniseYesNo } from './yes-no.js'
+
+/** A question shape: the intent of a grounded question of that shape (or why it declines), else null. */
+export type ShapeRecogniser = (grounding: Grounding) => Recognition | null
+
+/**
+ * The shapes, tried in this order; the first that recognises the question decides. The order
+ * matters: a yes/no question may also hold a count or a superlative, a count phrase may come with
+ * a list, and lists and lookups are what is left.
+ */
+export const SHAPES: readonly ShapeRecogniser[] = [
+  recogniseYesNo,
+  recogniseShare,
+  recogniseMostFrequent,
+  recogniseCount,
+  recogniseClosest,
+  recogniseExtreme,
+  recogniseAggregate,
+  recogniseList,
+]
