@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DocumentRecord } from '../../src/storage/ports/knowledge-base.js'
 import { expectProblem, ISO_MICROS, UUID } from '../support/assertions.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { createTag, documentOf, kbPath, mkdir, uploadOk } from '../support/knowledge-base.js'

@@ -1,10 +1,9 @@
-import type { ColumnSchema, TableSchema } from '../../types.js'
+import type { ColumnSchema } from '../../types.js'
 import type { ColumnMention } from '../columns.js'
-import type { AggregateCue, Comparator, Cues, QuotedSpan } from '../cues/types.js'
+import type { Comparator } from '../cues/types.js'
 import type { Filter } from '../intent.js'
 import { type Declined, isDeclined } from '../recognition.js'
-import type { Token } from '../tokenise.js'
-import type { ValueMention } from '../values.js'
+import type { ConditionContext, Conditions } from './condition-context.js'
 import { addDateConditions } from './date-conditions.js'
 import { addFlagConditions } from './flag-conditions.js'
 import {
@@ -15,28 +14,6 @@ import {
   numericMentionFor,
 } from './number-conditions.js'
 import { addSearchedTextConditions, addValueConditions } from './value-conditions.js'
-
-/** What the condition readers read: the question and what it names in the chosen table. */
-export interface ConditionContext {
-  readonly cues: Cues
-  readonly tokens: readonly Token[]
-  readonly table: TableSchema
-  readonly mentions: readonly ColumnMention[]
-  readonly values: readonly ValueMention[]
-  readonly searched: readonly QuotedSpan[]
-  readonly count: number
-  readonly aggregates: readonly AggregateCue[]
-}
-
-/**
- * The conditions read so far and the column mentions they took, added to by each reader in turn:
- * a mention one condition took is no longer there for the next one, nor a subject.
- */
-export interface Conditions {
-  readonly filters: Filter[]
-  readonly valueFilters: Filter[]
-  readonly consumed: Set<ColumnMention>
-}
 
 export interface ReadConditions {
   readonly filters: readonly Filter[]

@@ -2,7 +2,7 @@ import type { ColumnSchema } from '../../types.js'
 import type { ColumnMention } from '../columns.js'
 import type { Filter } from '../intent.js'
 import { type Declined, declined } from '../recognition.js'
-import type { ConditionContext, Conditions } from './conditions.js'
+import type { ConditionContext, Conditions } from './condition-context.js'
 
 const isDate = (column: ColumnSchema) => column.type === 'date' || column.type === 'timestamp'
 

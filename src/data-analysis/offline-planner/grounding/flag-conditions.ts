@@ -1,6 +1,6 @@
 import { isFlag } from '../column-traits.js'
 import { FLAG_NEGATIONS } from '../lexicon/question-forms.js'
-import type { ConditionContext, Conditions } from './conditions.js'
+import type { ConditionContext, Conditions } from './condition-context.js'
 
 /**
  * A yes/no (0/1) column named as a condition: "applicants without research experience" → = 0.

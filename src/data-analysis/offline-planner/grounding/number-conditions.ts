@@ -7,7 +7,7 @@ import { DISTINCT_WORDS_AFTER_NUMBER } from '../lexicon/computations.js'
 import { MAXIMUM_ADJECTIVES } from '../lexicon/superlatives.js'
 import { type Declined, declined } from '../recognition.js'
 import { ordinalValue } from '../tokenise.js'
-import type { ConditionContext, Conditions } from './conditions.js'
+import type { ConditionContext, Conditions } from './condition-context.js'
 import { dateColumnNear, yearCondition } from './date-conditions.js'
 
 /** Where a number sits: its first token (the comparator's), its own token, and the dimension it names. */

@@ -3,7 +3,7 @@ import type { Filter } from '../intent.js'
 import { CONTAINING_WORDS } from '../lexicon/computations.js'
 import { VALUE_NEGATIONS } from '../lexicon/question-forms.js'
 import { type Declined, declined } from '../recognition.js'
-import type { ConditionContext, Conditions } from './conditions.js'
+import type { ConditionContext, Conditions } from './condition-context.js'
 
 /** "orders from Paris", "not from Paris": a seen value of a text column; its column's name, said next to it, is taken too. */
 export function addValueConditions(context: ConditionContext, conditions: Conditions): void {
