@@ -2,24 +2,10 @@
  * The dependency rule of docs/architecture.md: the rooms of src/, from the top (the composition root)
  * to the bottom (shared vocabulary). A module may import from its own room and from rooms below it,
  * never from one above, and no import cycle may form anywhere in src/.
- * Rooms on one line share a rank: they may not import each other either.
+ * The rooms and their order are in .dependency-rooms.cjs (docs/architecture.md lists them in that order).
  * Checked by `npm test` (test/unit/dependency-rule.test.ts) and by `npx depcruise src`.
  */
-const layers = [
-  ['cli', 'main.ts'],
-  ['http', 'mcp'],
-  ['app-context.ts'],
-  ['domain'],
-  ['data-analysis'],
-  ['answering'],
-  ['ingestion'],
-  ['retrieval'],
-  ['jobs'],
-  ['storage'],
-  ['text'],
-  ['config.ts'],
-  ['lib', 'types'],
-]
+const { layers } = require('./.dependency-rooms.cjs')
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** Matches the files of one room: a folder's files, or one top-level file. */
