@@ -8,10 +8,17 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { requireData } from '../support/data.js'
-import { COMMON_USAGE, type CommonOptions, parseOptions, type Values } from '../support/options.js'
-import { load, machine, machineLine, round, saveResults } from '../support/report.js'
-import { BenchServer } from '../support/server.js'
+import { round } from '../support/report.js'
+import {
+  COMMON_USAGE,
+  type CommonOptions,
+  load,
+  type Results,
+  runBench,
+  type ServiceBench,
+  UsageError,
+  type Values,
+} from '../support/run-bench.js'
 import { type FinancebenchSet, loadSet, type Question, SPLITS, splitOf } from './financebench/dataset.js'
 import { fillKnowledgeBases, type KnowledgeBase } from './financebench/knowledge-bases.js'
 import {
@@ -71,33 +78,28 @@ function list<T extends string>(name: string, raw: unknown, allowed: readonly T[
     .map((item) => item.trim())
     .filter(Boolean)
   for (const item of items) {
-    if (!allowed.includes(item as T)) throw new Error(`--${name}: "${item}" is not one of ${allowed.join(', ')}`)
+    if (!allowed.includes(item as T)) throw new UsageError(`--${name}: "${item}" is not one of ${allowed.join(', ')}`)
   }
   return allowed.filter((item) => items.includes(item))
 }
 
 function settingsFrom(common: CommonOptions, values: Values): Settings {
-  try {
-    const questionSet = String(values.questions)
-    if (questionSet !== 'tune' && questionSet !== 'held-out' && questionSet !== 'all') {
-      throw new Error(`--questions must be tune, held-out or all, got "${questionSet}"`)
-    }
-    const limit = values.limit === undefined ? undefined : Number(values.limit)
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
-      throw new Error('--limit must be a positive integer')
-    return {
-      common,
-      layouts: list('layouts', values.layouts, LAYOUTS),
-      runs: list('runs', values.runs, RUNS),
-      questionSet,
-      limit,
-      concurrency: Number(values.concurrency),
-      showHeldOut: Boolean(values['show-held-out']),
-      reuse: values.reuse === undefined ? undefined : String(values.reuse),
-    }
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`)
-    process.exit(2)
+  const questionSet = String(values.questions)
+  if (questionSet !== 'tune' && questionSet !== 'held-out' && questionSet !== 'all') {
+    throw new UsageError(`--questions must be tune, held-out or all, got "${questionSet}"`)
+  }
+  const limit = values.limit === undefined ? undefined : Number(values.limit)
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+    throw new UsageError('--limit must be a positive integer')
+  return {
+    common,
+    layouts: list('layouts', values.layouts, LAYOUTS),
+    runs: list('runs', values.runs, RUNS),
+    questionSet,
+    limit,
+    concurrency: Number(values.concurrency),
+    showHeldOut: Boolean(values['show-held-out']),
+    reuse: values.reuse === undefined ? undefined : String(values.reuse),
   }
 }
 
@@ -154,23 +156,10 @@ function resultLine(result: RunResult): string {
   return `${result.answerer}, ${result.run}, ${result.layout}: gold matches by kind ${kinds}; failed requests ${errors}; answered as small talk ${smallTalk}.`
 }
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(
-    USAGE,
-    {
-      layouts: { type: 'string', default: LAYOUTS.join(',') },
-      runs: { type: 'string', default: RUNS.join(',') },
-      questions: { type: 'string', default: 'all' },
-      limit: { type: 'string' },
-      concurrency: { type: 'string', default: '4' },
-      'show-held-out': { type: 'boolean', default: false },
-      reuse: { type: 'string' },
-    },
-    120,
-  )
-  const settings = settingsFrom(common, values)
-  const [dir] = requireData('bench:answers', 'financebench-subset') as [string]
-  const set = loadSet(dir)
+async function main(bench: ServiceBench): Promise<Results> {
+  const { common } = bench
+  const settings = settingsFrom(common, bench.values)
+  const set = loadSet(bench.data[0] ?? '')
   let questions: Question[] = set.questions.filter(
     (q) => settings.questionSet === 'all' || splitOf(q.company) === settings.questionSet,
   )
@@ -179,8 +168,6 @@ async function main(): Promise<void> {
   const documents =
     settings.limit === undefined ? [...set.companyOf.keys()] : [...new Set(questions.map((q) => q.doc_name))]
   const plans = knowledgeBasePlans(settings, set, questions, documents)
-  const host = machine()
-  const loadAtStart = load()
   const counts = SPLITS.map((split) => `${split} ${questions.filter((q) => splitOf(q.company) === split).length}`)
   console.log(
     `bench:answers: ${questions.length} questions (${counts.join(', ')}); runs ${settings.runs.join(', ')}; layouts ${settings.layouts.join(', ')}; opaque names seed ${OPAQUE_SEED}; knowledge bases ${plans.map((p) => p.key).join(', ')}`,
@@ -200,13 +187,10 @@ async function main(): Promise<void> {
       )
     }
   } else {
-    manifest = { version: 1, created: machineLine(host), opaqueSeed: OPAQUE_SEED, ingestion, tenants: {} }
+    manifest = { version: 1, created: bench.machineLine, opaqueSeed: OPAQUE_SEED, ingestion, tenants: {} }
     writeManifest(dataDir, manifest)
   }
   if (manifest.opaqueSeed !== OPAQUE_SEED) throw new Error(`${dataDir} was built with seed ${manifest.opaqueSeed}`)
-  const serverEnv: Record<string, string> = common.pdfText ? { LANTERN_PDF_TEXT: common.pdfText } : {}
-  const start = (env: Record<string, string>) =>
-    BenchServer.start({ runtime: common.runtime, workers: common.workers, logLevel: 'warn', env, dataDir })
   const saveBot = (kb: KnowledgeBase, botId: string) => {
     kb.tenant.selectionBotId = botId
     writeManifest(dataDir, manifest)
@@ -217,8 +201,7 @@ async function main(): Promise<void> {
   let ingestSeconds = 0
   const uploadedBefore = Object.values(manifest.tenants).reduce((n, t) => n + Object.keys(t.documents).length, 0)
   try {
-    const server = await start(serverEnv)
-    try {
+    await bench.withServer({ dataDir }, async (server) => {
       const started = Date.now()
       knowledgeBases = await fillKnowledgeBases(server, manifest, plans, {
         runtime: common.runtime,
@@ -240,14 +223,11 @@ async function main(): Promise<void> {
           saveBot,
         })),
       )
-    } finally {
-      await server.stop()
-    }
+    })
     const llm = llmEnv()
     if (llm && settings.runs.includes('answers')) {
       // Ingestion does not use the LLM: the same knowledge bases serve, on a restarted service.
-      const server = await start({ ...serverEnv, ...llm.env })
-      try {
+      await bench.withServer({ env: llm.env, dataDir }, async (server) => {
         results.push(
           ...(await askRuns({
             answerer: llm.label,
@@ -259,9 +239,7 @@ async function main(): Promise<void> {
             saveBot,
           })),
         )
-      } finally {
-        await server.stop()
-      }
+      })
     }
   } finally {
     if (common.keep || settings.reuse !== undefined) {
@@ -274,7 +252,7 @@ async function main(): Promise<void> {
 
   const uploaded = Object.values(manifest.tenants).reduce((n, t) => n + Object.keys(t.documents).length, 0)
   const markdown = [
-    `Machine: ${machineLine(host)}; load at start ${loadAtStart}, at end ${load()}.`,
+    `Machine: ${bench.machineLine}; load at start ${bench.loadAtStart}, at end ${load()}.`,
     `Questions: ${questions.length} (${counts.join(', ')}), each in a new chat, one at a time. Opaque names: seed ${OPAQUE_SEED}.`,
     `Knowledge bases (one tenant each): ${knowledgeBases.map(describeKnowledgeBase).join('; ')}.`,
     settings.reuse !== undefined && uploaded === uploadedBefore
@@ -293,30 +271,38 @@ async function main(): Promise<void> {
   ].join('\n')
   const shown = (result: RunResult) =>
     settings.showHeldOut ? result.outcomes : result.outcomes.filter((o) => o.split === 'tune')
-  const saved = saveResults(
-    'answers',
-    {
-      machine: host,
-      load: loadAtStart,
-      settings: { ...settings, common: undefined, ...common },
-      opaqueSeed: OPAQUE_SEED,
-      knowledgeBases: knowledgeBases.map((kb) => ({
-        key: kb.plan.key,
-        layout: kb.plan.layout,
-        excludedCompanies: kb.plan.excludedCompanies,
-        documents: kb.documentIds.size,
-        chunks: kb.chunks,
-        failed: kb.failed,
-      })),
-      heldOutDetails: settings.showHeldOut ? 'shown' : 'left out (--show-held-out to write them)',
-      results: results.map((result) => ({ ...result, outcomes: shown(result) })),
-    },
-    markdown,
-  )
-  console.log(`\n${markdown}\n\nsaved: ${saved} (per-question details in the .json beside it)`)
+  const json = {
+    machine: bench.machine,
+    load: bench.loadAtStart,
+    settings: { ...settings, common: undefined, ...common },
+    opaqueSeed: OPAQUE_SEED,
+    knowledgeBases: knowledgeBases.map((kb) => ({
+      key: kb.plan.key,
+      layout: kb.plan.layout,
+      excludedCompanies: kb.plan.excludedCompanies,
+      documents: kb.documentIds.size,
+      chunks: kb.chunks,
+      failed: kb.failed,
+    })),
+    heldOutDetails: settings.showHeldOut ? 'shown' : 'left out (--show-held-out to write them)',
+    results: results.map((result) => ({ ...result, outcomes: shown(result) })),
+  }
+  return { json, markdown }
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
+runBench({
+  name: 'answers',
+  usage: USAGE,
+  options: {
+    layouts: { type: 'string', default: LAYOUTS.join(',') },
+    runs: { type: 'string', default: RUNS.join(',') },
+    questions: { type: 'string', default: 'all' },
+    limit: { type: 'string' },
+    concurrency: { type: 'string', default: '4' },
+    'show-held-out': { type: 'boolean', default: false },
+    reuse: { type: 'string' },
+  },
+  data: ['financebench-subset'],
+  service: { timeoutMin: 120 },
+  run: main,
 })

@@ -16,13 +16,12 @@ import { createKyselyStore } from '../../src/storage/kysely/store.js'
 import { EMPTY_CARD } from '../../src/storage/ports/document-card.js'
 import { BenchApi } from '../support/api.js'
 import { ChatApi, pool, quantile } from '../support/chat-api.js'
-import { ROOT, requireData } from '../support/data.js'
+import { ROOT } from '../support/data.js'
 import { Fts5Baseline, readJsonl } from '../support/ir-metrics.js'
-import { COMMON_USAGE, parseOptions } from '../support/options.js'
 import { seededRandom } from '../support/random.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
-import { BenchServer } from '../support/server.js'
+import { COMMON_USAGE, load, type Results, runBench, type ServiceBench } from '../support/run-bench.js'
 import { type Tracked, track, waitForAll } from '../support/wait.js'
 
 const USAGE = `npm run bench:latency -- [options]
@@ -136,50 +135,26 @@ async function cannon(
   }
 }
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(
-    USAGE,
-    {
-      build: { type: 'string', default: 'direct' },
-      chunks: { type: 'string', default: '100000' },
-      'chunk-tokens': { type: 'string' },
-      'doc-kib': { type: 'string', default: '2048' },
-      'ingest-min': { type: 'string', default: '25' },
-      requests: { type: 'string', default: '200' },
-      connections: { type: 'string', default: '32' },
-      duration: { type: 'string', default: '15' },
-      'phase-max-s': { type: 'string', default: '120' },
-      reuse: { type: 'string' },
-    },
-    45,
-  )
+async function main(bench: ServiceBench): Promise<Results> {
+  const { common, values } = bench
   const target = Number(values.chunks)
   const requests = Number(values.requests)
   const connections = Number(values.connections)
   const duration = Number(values.duration)
   const phaseMaxMs = Number(values['phase-max-s']) * 1000
   const ingestDeadline = Date.now() + Number(values['ingest-min']) * 60_000
-  const [dir] = requireData('bench:latency', 'cacm-retrieval') as [string]
+  const [dir = ''] = bench.data
   const corpus = readJsonl<CorpusDoc>(join(dir, 'corpus.jsonl'))
   const queries = readJsonl<Query>(join(dir, 'queries.jsonl')).map((q) => q.text)
   const makeDoc = generator(corpus, Number(values['doc-kib']) * 1024)
-  const host = machine()
-  const loadAtStart = load()
   const env: Record<string, string> = {}
   if (values['chunk-tokens']) {
     env.LANTERN_CHUNK_TOKENS = String(values['chunk-tokens'])
     env.LANTERN_CHUNK_OVERLAP = String(Math.floor(Number(values['chunk-tokens']) / 10))
   }
   console.log(`bench:latency: target ${target} chunks, ${common.workers} workers, ${JSON.stringify(env)}`)
-  const server = await BenchServer.start({
-    runtime: common.runtime,
-    workers: common.workers,
-    keep: common.keep,
-    logLevel: 'warn',
-    env,
-    dataDir: values.reuse === undefined ? undefined : String(values.reuse),
-  })
-  try {
+  const dataDir = values.reuse === undefined ? undefined : String(values.reuse)
+  return bench.withServer({ env, dataDir }, async (server) => {
     const credentials = await server.credentials()
     const api = await ChatApi.connect(server.origin, credentials)
     const status = await BenchApi.connect(server.origin, credentials)
@@ -390,7 +365,7 @@ async function main(): Promise<void> {
         .map(([ms, query]) => `${round(ms)} ms "${query.slice(0, 70)}"`)
         .join('; ')
     const markdown = [
-      `Machine: ${machineLine(host)}; load at start ${loadAtStart}, at end ${load()}.`,
+      `Machine: ${bench.machineLine}; load at start ${bench.loadAtStart}, at end ${load()}.`,
       `Knowledge base: ${documentCount} generated text documents (${values['doc-kib']} KiB each, CACM abstracts shuffled), ${rows.length} chunks${env.LANTERN_CHUNK_TOKENS ? ` of ${env.LANTERN_CHUNK_TOKENS} tokens` : ' (default chunk size)'}, ${values.reuse !== undefined ? `reused from ${values.reuse}` : `built in ${round(ingestSeconds)} s`} (${values.build === 'direct' ? 'direct: chunks written with indexDocument into the database' : `upload: the service's ingestion with ${common.workers} workers`})${rows.length < target ? ` (target ${target} not reached in the time box)` : ''}; server peak RSS ${mib(server.rss.peakHwmBytes)}.`,
       `Warm-up: ${warmups} searches in ${round(warmSeconds)} s (the first search loads the company's in-memory index; until then the store answers).`,
       `Queries: the 64 CACM queries in turn; search limit 10; send-message over 64 chats of the default bot (offline answerer); ${searchSamples.length} sequential searches and ${sendSamples.length} sequential messages after a warm-up; load runs ${duration} s with ${connections} connections (autocannon).`,
@@ -457,30 +432,39 @@ async function main(): Promise<void> {
       `Slowest sequential searches: ${slowest(slowSearch)}.`,
       `Slowest sequential send-message: ${slowest(slowSend)}.`,
     ].join('\n')
-    const saved = saveResults(
-      'latency',
-      {
-        machine: host,
-        env,
-        build: values.build,
-        chunks: rows.length,
-        ingestSeconds,
-        warmSeconds,
-        floor,
-        search,
-        send,
-        searchLoad,
-        sendLoad,
-      },
-      markdown,
-    )
-    console.log(`\n${markdown}\n\nsaved: ${saved}`)
-  } finally {
-    await server.stop()
-  }
+    const json = {
+      machine: bench.machine,
+      env,
+      build: values.build,
+      chunks: rows.length,
+      ingestSeconds,
+      warmSeconds,
+      floor,
+      search,
+      send,
+      searchLoad,
+      sendLoad,
+    }
+    return { json, markdown }
+  })
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
+runBench({
+  name: 'latency',
+  usage: USAGE,
+  options: {
+    build: { type: 'string', default: 'direct' },
+    chunks: { type: 'string', default: '100000' },
+    'chunk-tokens': { type: 'string' },
+    'doc-kib': { type: 'string', default: '2048' },
+    'ingest-min': { type: 'string', default: '25' },
+    requests: { type: 'string', default: '200' },
+    connections: { type: 'string', default: '32' },
+    duration: { type: 'string', default: '15' },
+    'phase-max-s': { type: 'string', default: '120' },
+    reuse: { type: 'string' },
+  },
+  data: ['cacm-retrieval'],
+  service: { timeoutMin: 45 },
+  run: main,
 })

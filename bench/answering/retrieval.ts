@@ -7,11 +7,9 @@
 import { join } from 'node:path'
 import { BenchApi } from '../support/api.js'
 import { ChatApi, pool } from '../support/chat-api.js'
-import { requireData } from '../support/data.js'
 import { Fts5Baseline, ndcgAt, type Qrels, readJsonl, readQrels, recallAt } from '../support/ir-metrics.js'
-import { COMMON_USAGE, type CommonOptions, parseOptions } from '../support/options.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
-import { BenchServer } from '../support/server.js'
+import { round, table } from '../support/report.js'
+import { COMMON_USAGE, type Results, runBench, type ServiceBench } from '../support/run-bench.js'
 import { track, waitForAll } from '../support/wait.js'
 
 const USAGE = `npm run bench:retrieval -- [options]
@@ -70,22 +68,15 @@ function score(label: string, runs: Map<string, string[]>, qrels: Qrels, notes =
 
 const body = (doc: CorpusDoc) => (doc.text ? `${doc.title}\n\n${doc.text}\n` : `${doc.title}\n`)
 
-async function lanternRun(
+function lanternRun(
+  { common, withServer }: ServiceBench,
   mode: string,
   corpus: readonly CorpusDoc[],
   queries: readonly Query[],
   qrels: Qrels,
-  common: CommonOptions,
   concurrency: number,
 ): Promise<Scores & { ingestSeconds: number; searchMsMean: number }> {
-  const server = await BenchServer.start({
-    runtime: common.runtime,
-    workers: common.workers,
-    keep: common.keep,
-    logLevel: 'warn',
-    env: MODES[mode],
-  })
-  try {
+  return withServer({ env: MODES[mode] }, async (server) => {
     const api = await ChatApi.connect(server.origin, await server.credentials())
     const status = await BenchApi.connect(server.origin, await server.credentials())
     const started = Date.now()
@@ -126,28 +117,20 @@ async function lanternRun(
       ingestSeconds,
       searchMsMean: searchMs / queries.length,
     }
-  } finally {
-    await server.stop()
-  }
+  })
 }
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(
-    USAGE,
-    { modes: { type: 'string', default: 'lexical' }, concurrency: { type: 'string', default: '8' } },
-    30,
-  )
+async function main(bench: ServiceBench): Promise<Results> {
+  const { values } = bench
   const modes = String(values.modes)
     .split(',')
     .map((mode) => mode.trim())
     .filter(Boolean)
   for (const mode of modes) if (!MODES[mode]) throw new Error(`unknown mode "${mode}" (lexical, hybrid)`)
-  const [dir] = requireData('bench:retrieval', 'cacm-retrieval') as [string]
+  const [dir = ''] = bench.data
   const corpus = readJsonl<CorpusDoc>(join(dir, 'corpus.jsonl'))
   const queries = readJsonl<Query>(join(dir, 'queries.jsonl'))
   const qrels = readQrels(join(dir, 'qrels/test.tsv'))
-  const host = machine()
-  const loadAtStart = load()
   console.log(`bench:retrieval: ${corpus.length} docs, ${queries.length} queries (${qrels.size} judged)`)
 
   const baselineStarted = performance.now()
@@ -162,7 +145,7 @@ async function main(): Promise<void> {
   const results: Array<Scores & { ingestSeconds?: number; searchMsMean?: number }> = [baseline]
   for (const mode of modes) {
     try {
-      const run = await lanternRun(mode, corpus, queries, qrels, common, Number(values.concurrency))
+      const run = await lanternRun(bench, mode, corpus, queries, qrels, Number(values.concurrency))
       console.log(`  ${mode}: nDCG@10 ${run.ndcg10.toFixed(4)}, R@100 ${run.recall100.toFixed(4)}`)
       results.push(run)
     } catch (error) {
@@ -182,7 +165,7 @@ async function main(): Promise<void> {
         .slice(0, 5)
     : []
   const markdown = [
-    `Machine: ${machineLine(host)}; load ${loadAtStart}.`,
+    `Machine: ${bench.machineLine}; load ${bench.loadAtStart}.`,
     `Corpus: ${corpus.length} documents uploaded one text file each; ${qrels.size} judged queries of ${queries.length}; search limit 100, documents ranked by their best chunk.`,
     '',
     table(
@@ -205,11 +188,14 @@ async function main(): Promise<void> {
       ? `Queries where lexical trails the baseline most (nDCG@10 difference): ${worse.map(([qid, d]) => `q${qid} ${d.toFixed(3)}`).join(', ')}.`
       : '',
   ].join('\n')
-  const saved = saveResults('retrieval', { machine: host, load: loadAtStart, results }, markdown)
-  console.log(`\n${markdown}\n\nsaved: ${saved}`)
+  return { json: { machine: bench.machine, load: bench.loadAtStart, results }, markdown }
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
+runBench({
+  name: 'retrieval',
+  usage: USAGE,
+  options: { modes: { type: 'string', default: 'lexical' }, concurrency: { type: 'string', default: '8' } },
+  data: ['cacm-retrieval'],
+  service: { timeoutMin: 30 },
+  run: main,
 })

@@ -14,9 +14,8 @@ import { createOfflinePlanner } from '../../src/data-analysis/offline-planner/in
 import { BenchApi } from '../support/api.js'
 import { ChatApi } from '../support/chat-api.js'
 import { requireData } from '../support/data.js'
-import { COMMON_USAGE, type CommonOptions, parseOptions } from '../support/options.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
-import { BenchServer } from '../support/server.js'
+import { round, table } from '../support/report.js'
+import { COMMON_USAGE, load, type Results, runBench, type ServiceBench } from '../support/run-bench.js'
 import { track, waitForAll } from '../support/wait.js'
 import { askAnalysis, askPlain, createAnalystChat } from './api.js'
 import { DirectRunner } from './direct.js'
@@ -117,23 +116,16 @@ async function runDirect(
 }
 
 /** One service run: upload the tables, then every question in data-analysis mode and (optionally) plain. */
-async function runService(
+function runService(
+  { common, withServer }: ServiceBench,
   label: string,
   env: Record<string, string>,
   dir: string,
   questions: readonly BenchQuestion[],
-  common: CommonOptions,
   baseline: boolean,
   verbose: boolean,
 ): Promise<ModeReport[]> {
-  const server = await BenchServer.start({
-    runtime: common.runtime,
-    workers: common.workers,
-    keep: common.keep,
-    logLevel: 'warn',
-    env,
-  })
-  try {
+  return withServer({ env }, async (server) => {
     const credentials = await server.credentials()
     const api = await ChatApi.connect(server.origin, credentials)
     const status = await BenchApi.connect(server.origin, credentials)
@@ -195,9 +187,7 @@ async function runService(
     const reports: ModeReport[] = [{ mode: `${label}: data_analysis`, scored: analysis, seconds }]
     if (baseline) reports.push({ mode: `${label}: plain RAG baseline`, scored: plain, seconds })
     return reports
-  } finally {
-    await server.stop()
-  }
+  })
 }
 
 function summary(report: ModeReport, types: readonly string[]): string[] {
@@ -217,20 +207,8 @@ function summary(report: ModeReport, types: readonly string[]): string[] {
   ]
 }
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(
-    USAGE,
-    {
-      dataset: { type: 'string', default: 'databench' },
-      direct: { type: 'boolean', default: false },
-      'no-baseline': { type: 'boolean', default: false },
-      limit: { type: 'string' },
-      only: { type: 'string' },
-      'max-table-mb': { type: 'string' },
-      verbose: { type: 'boolean', default: false },
-    },
-    120,
-  )
+async function main(bench: ServiceBench): Promise<Results> {
+  const { values } = bench
   const dataset = String(values.dataset) as Dataset
   if (!(dataset in DATASET_DIRS)) throw new Error(`--dataset must be databench or infiagent, got "${values.dataset}"`)
   const [dir] = requireData(`bench:${dataset}`, DATASET_DIRS[dataset])
@@ -249,7 +227,7 @@ async function main(): Promise<void> {
   }
   if (values.limit) questions = questions.slice(0, Number(values.limit))
   const verbose = Boolean(values.verbose)
-  const loadBefore = load()
+  const loadBefore = bench.loadAtStart
   console.log(`${dataset}: ${questions.length} questions; load ${loadBefore}`)
 
   const reports: ModeReport[] = []
@@ -262,16 +240,16 @@ async function main(): Promise<void> {
       LANTERN_DOC_TIME_BUDGET_MS: '3600000',
     }
     reports.push(
-      ...(await runService('offline', offlineEnv, dir as string, questions, common, !values['no-baseline'], verbose)),
+      ...(await runService(bench, 'offline', offlineEnv, dir as string, questions, !values['no-baseline'], verbose)),
     )
     if (process.env.LANTERN_LLM_BASE_URL?.trim()) {
       reports.push(
         ...(await runService(
+          bench,
           'LLM',
           { LANTERN_ANALYSIS_TIMEOUT_MS: '30000', LANTERN_DOC_TIME_BUDGET_MS: '3600000' },
           dir as string,
           questions,
-          common,
           !values['no-baseline'],
           verbose,
         )),
@@ -285,12 +263,26 @@ async function main(): Promise<void> {
     header,
     reports.map((report) => summary(report, types)),
   )
-  const m = machine()
-  console.log(`\n${markdown}\n\n${machineLine(m)}; load before ${loadBefore}, after ${load()}`)
-  saveResults(`analysis-${dataset}`, { machine: m, loadBefore, loadAfter: load(), reports }, markdown)
+  console.log(`\n${bench.machineLine}; load before ${loadBefore}, after ${load()}`)
+  return {
+    name: `analysis-${dataset}`,
+    json: { machine: bench.machine, loadBefore, loadAfter: load(), reports },
+    markdown,
+  }
 }
 
-main().catch((error) => {
-  console.error(error)
-  process.exit(1)
+runBench({
+  name: 'databench',
+  usage: USAGE,
+  options: {
+    dataset: { type: 'string', default: 'databench' },
+    direct: { type: 'boolean', default: false },
+    'no-baseline': { type: 'boolean', default: false },
+    limit: { type: 'string' },
+    only: { type: 'string' },
+    'max-table-mb': { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
+  service: { timeoutMin: 120 },
+  run: main,
 })

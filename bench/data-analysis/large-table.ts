@@ -20,11 +20,10 @@ import { FileBlobStore } from '../../src/storage/blobs/file-blob-store.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { createKyselyStore } from '../../src/storage/kysely/store.js'
 import { BenchApi } from '../support/api.js'
-import { COMMON_USAGE, parseOptions } from '../support/options.js'
 import { seededRandom } from '../support/random.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
-import { BenchServer } from '../support/server.js'
+import { COMMON_USAGE, load, type Results, runBench, type ServiceBench } from '../support/run-bench.js'
 
 const USAGE = `npm run bench:analysis-large -- [options]
 
@@ -110,18 +109,8 @@ async function call<T>(url: string, method: string, token: string, body?: unknow
   return { ms, body: JSON.parse(text) as T }
 }
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(
-    USAGE,
-    {
-      rows: { type: 'string', default: '1000000' },
-      repeat: { type: 'string', default: '5' },
-      question: { type: 'string' },
-      ingest: { type: 'string', default: 'service' },
-      'doc-memory-mb': { type: 'string' },
-    },
-    30,
-  )
+async function main(bench: ServiceBench): Promise<Results> {
+  const { values } = bench
   const rows = Number(values.rows)
   const repeat = Number(values.repeat)
   const question = String(values.question ?? 'What is the total amount per region?')
@@ -138,16 +127,11 @@ async function main(): Promise<void> {
   const bytes = (await stat(file)).size
   console.log(`  ${mib(bytes)} in ${round(generateMs / 1000)} s`)
 
-  const server = await BenchServer.start({
-    runtime: common.runtime,
-    workers: ingest === 'service' ? 2 : 0,
-    keep: common.keep,
-    env: {
-      LANTERN_MAX_UPLOAD_BYTES: String(Math.max(bytes * 2, 100 * 1024 * 1024)),
-      ...(values['doc-memory-mb'] ? { LANTERN_DOC_MEMORY_MB: String(values['doc-memory-mb']) } : {}),
-    },
-  })
-  try {
+  const env = {
+    LANTERN_MAX_UPLOAD_BYTES: String(Math.max(bytes * 2, 100 * 1024 * 1024)),
+    ...(values['doc-memory-mb'] ? { LANTERN_DOC_MEMORY_MB: String(values['doc-memory-mb']) } : {}),
+  }
+  const measured = bench.withServer({ workers: ingest === 'service' ? 2 : 0, env }, async (server) => {
     const credentials = await server.credentials()
     const api = await BenchApi.connect(server.origin, credentials)
     const issued = await call<{ access_token: string }>(`${api.base}/auth/token`, 'POST', '', {
@@ -250,7 +234,6 @@ async function main(): Promise<void> {
       result.length === want.length &&
       result.every((value, i) => Math.abs(Number(value) - (want[i] as number)) < 1e-6)
     const floor = await baseline(file)
-    const m = machine()
     const summary = {
       rows,
       columns: 20,
@@ -275,7 +258,7 @@ async function main(): Promise<void> {
       load: load(),
     }
     const markdown = [
-      `Data analysis over a generated table (${machineLine(m)}, load ${summary.load})`,
+      `Data analysis over a generated table (${bench.machineLine}, load ${summary.load})`,
       '',
       table(
         [
@@ -311,16 +294,22 @@ async function main(): Promise<void> {
       `Question: "${question}" → ${summary.resultType}; plan: ${String(summary.plan).split('\n')[0]}`,
       `Baseline (bare DuckDB, 2 threads, same machine and run): group-by straight from the CSV ${summary.baselineCsvS} s; over a loaded table ${summary.baselineTableS} s.`,
     ].join('\n')
-    console.log(markdown)
-    console.log(`results: ${saveResults('analysis-large', summary, markdown)}`)
     if (!cold.body.analysis) console.log(`the question was not computed:\n${cold.body.text}`)
-  } finally {
-    await server.stop()
-    await rm(dir, { recursive: true, force: true })
-  }
+    return { json: summary, markdown }
+  })
+  return measured.finally(() => rm(dir, { recursive: true, force: true }))
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
+runBench({
+  name: 'analysis-large',
+  usage: USAGE,
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    repeat: { type: 'string', default: '5' },
+    question: { type: 'string' },
+    ingest: { type: 'string', default: 'service' },
+    'doc-memory-mb': { type: 'string' },
+  },
+  service: { timeoutMin: 30 },
+  run: main,
 })

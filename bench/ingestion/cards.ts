@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { readCard } from '../../src/ingestion/card/read-card.js'
 import { detectMimeType } from '../../src/ingestion/detection/file-types.js'
 import type { ParsedDocument } from '../../src/ingestion/model.js'
@@ -19,7 +18,8 @@ import type { DocumentCard } from '../../src/storage/ports/document-card.js'
 import { detectLanguage } from '../../src/text/analysis.js'
 import { nominalEnd, spanDays } from '../../src/text/periods.js'
 import { requireData } from '../support/data.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
+import { type Bench, type Results, runBench } from '../support/run-bench.js'
 
 const USAGE = `npm run bench:cards -- [options]
 
@@ -260,25 +260,9 @@ async function robustness(dir: string, size: number): Promise<(string | number)[
   return rows
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      details: { type: 'boolean', default: false },
-      robustness: { type: 'string', default: '40' },
-      help: { type: 'boolean' },
-    },
-  })
-  if (values.help) {
-    console.log(USAGE)
-    return
-  }
-  const [pdfDir = '', infoFile = ''] = requireData(
-    'bench:cards',
-    'financebench-subset/pdfs',
-    'financebench-subset/financebench_document_information.jsonl',
-  )
-  const host = machine()
-  const loadAtStart = load()
+async function main(bench: Bench): Promise<Results> {
+  const { values } = bench
+  const [pdfDir = '', infoFile = ''] = bench.data
   const scored = await financebench(pdfDir, infoFile)
   const heldOut = scored.filter((s) => s.half === 'held-out')
   const tune = scored.filter((s) => s.half === 'tune')
@@ -294,7 +278,7 @@ async function main(): Promise<void> {
     'card ms mean / max',
   ]
   const lines = [
-    `- Machine: ${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
+    `- Machine: ${bench.machineAndLoad()}`,
     `- Files: ${scored.length} financebench PDFs read as /filings/filing-NNN.pdf (no name or folder hint); text layer ${mutoolRuns() ? 'mutool' : 'pdf.js'}, OCR off.`,
     '- Split: sha256(company) even → tune, odd → held-out; held-out first, in aggregate only.',
     '',
@@ -324,11 +308,9 @@ async function main(): Promise<void> {
       table(['file', 'kind', 'subjects', 'period', 'title'], sample),
     )
   }
-  const markdown = lines.join('\n')
-  console.log(markdown)
   // Held-out documents are kept as their scores only: no name, company or card to look at.
   const json = {
-    host,
+    host: bench.machine,
     scored: scored.map((s) =>
       s.half === 'tune'
         ? s
@@ -343,8 +325,13 @@ async function main(): Promise<void> {
     ),
     sample,
   }
-  console.log(`\nresults saved to ${saveResults('cards', json, markdown)}`)
+  return { json, markdown: lines.join('\n') }
 }
 
-await main()
-process.exit(0)
+runBench({
+  name: 'cards',
+  usage: USAGE,
+  options: { details: { type: 'boolean', default: false }, robustness: { type: 'string', default: '40' } },
+  data: ['financebench-subset/pdfs', 'financebench-subset/financebench_document_information.jsonl'],
+  run: main,
+})

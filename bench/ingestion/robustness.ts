@@ -8,11 +8,9 @@ import { readFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { BenchApi, HttpError } from '../support/api.js'
-import { requireData } from '../support/data.js'
-import { COMMON_USAGE, parseOptions, serverOptions, settingsLine } from '../support/options.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
-import { BenchServer } from '../support/server.js'
+import { COMMON_USAGE, type Results, runBench, type ServiceBench, settingsLine } from '../support/run-bench.js'
 import { inFlightAt, type Outcome, type Tracked, track, waitForAll } from '../support/wait.js'
 
 const USAGE = `npm run bench:ingest-robustness -- [options]
@@ -55,35 +53,25 @@ function causeOf(detail: string): string {
     .slice(0, 140)
 }
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(
-    USAGE,
-    { 'budget-s': { type: 'string', default: '120' }, only: { type: 'string' } },
-    25,
-  )
+async function main(bench: ServiceBench): Promise<Results> {
+  const { values, common } = bench
   const budgetMs = Number(values['budget-s']) * 1000
   if (!Number.isFinite(budgetMs) || budgetMs <= 0) throw new Error('--budget-s must be a positive number')
   const leaseMs = 30_000
-  const [manifestPath] = requireData('bench:ingest-robustness', 'parser-robustness/MANIFEST.csv')
-  const folder = dirname(manifestPath as string)
-  let rows = parse(readFileSync(manifestPath as string), { columns: true, skip_empty_lines: true }) as ManifestRow[]
+  const [manifestPath = ''] = bench.data
+  const folder = dirname(manifestPath)
+  let rows = parse(readFileSync(manifestPath), { columns: true, skip_empty_lines: true }) as ManifestRow[]
   if (values.only) rows = rows.filter((row) => row.path.includes(String(values.only)))
-  const host = machine()
-  console.log(`bench:ingest-robustness: ${rows.length} files, ${common.workers} workers, budget ${budgetMs / 1000} s`)
-  const loadAtStart = load()
-  console.log(`${machineLine(host)}; load average ${loadAtStart}`)
-
-  const server = await BenchServer.start(
-    serverOptions(common, { LANTERN_DOC_TIME_BUDGET_MS: String(budgetMs), LANTERN_JOB_LEASE_MS: String(leaseMs) }),
+  bench.announce(
+    `bench:ingest-robustness: ${rows.length} files, ${common.workers} workers, budget ${budgetMs / 1000} s`,
   )
-  const started = Date.now()
+
+  const env = { LANTERN_DOC_TIME_BUDGET_MS: String(budgetMs), LANTERN_JOB_LEASE_MS: String(leaseMs) }
+  let started = 0
   const results: FileResult[] = []
   const tracked = new Map<FileResult, Tracked>()
-  let serverCrashed = false
-  let exitCode: number | null | undefined
-  let errorLines: Array<Record<string, unknown>> = []
-  let logTail = ''
-  try {
+  const { server, serverCrashed, exitCode, errorLines, logTail } = await bench.withServer({ env }, async (server) => {
+    started = Date.now()
     const api = await BenchApi.connect(server.origin, await server.credentials())
     let next = 0
     const uploadOne = async (): Promise<void> => {
@@ -129,14 +117,16 @@ async function main(): Promise<void> {
       },
       abort: () => (server.running ? undefined : `the server exited (code ${server.exitCode})`),
     })
-  } finally {
     server.rss.sampleNow()
-    serverCrashed = !server.running
-    exitCode = server.exitCode
-    errorLines = server.errorLogLines()
-    logTail = serverCrashed ? server.logTail() : ''
-    await server.stop()
-  }
+    const crashed = !server.running
+    return {
+      server,
+      serverCrashed: crashed,
+      exitCode: server.exitCode,
+      errorLines: server.errorLogLines(),
+      logTail: crashed ? server.logTail() : '',
+    }
+  })
   const elapsedS = (Date.now() - started) / 1000
 
   for (const [result, doc] of tracked) {
@@ -149,7 +139,7 @@ async function main(): Promise<void> {
   }
   results.sort((a, b) => a.path.localeCompare(b.path))
   const markdown = render(results, {
-    host: `${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
+    host: bench.machineAndLoad(),
     budgetS: budgetMs / 1000,
     settings: settingsLine(common),
     elapsedS,
@@ -161,14 +151,12 @@ async function main(): Promise<void> {
     crashed: serverCrashed ? `yes (exit code ${exitCode})` : 'no',
     errorLines: errorLines.length,
   })
-  console.log(`\n${markdown}`)
   if (serverCrashed) console.log(`\nserver log tail:\n${logTail}`)
   if (errorLines.length > 0) {
     console.log('\nserver error log lines (first 10):')
     for (const line of errorLines.slice(0, 10)) console.log(`  ${JSON.stringify(line).slice(0, 400)}`)
   }
-  const saved = saveResults('ingest-robustness', { machine: host, elapsedS, results, errorLines }, markdown)
-  console.log(`\nresults saved to ${saved}`)
+  return { json: { machine: bench.machine, elapsedS, results, errorLines }, markdown }
 }
 
 interface RunInfo {
@@ -265,7 +253,11 @@ function countEmpty(results: readonly FileResult[]): number {
   return results.filter((r) => r.outcome === 'PROCESSED' && r.chunks === 0).length
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error)
-  process.exit(1)
+runBench({
+  name: 'ingest-robustness',
+  usage: USAGE,
+  options: { 'budget-s': { type: 'string', default: '120' }, only: { type: 'string' } },
+  data: ['parser-robustness/MANIFEST.csv'],
+  service: { timeoutMin: 25, logLevel: 'info' },
+  run: main,
 })

@@ -12,10 +12,9 @@ import sharp from 'sharp'
 import { TesseractOcr } from '../../src/ingestion/ocr/ocr.js'
 import { BenchApi } from '../support/api.js'
 import { cpuTimes } from '../support/cpu.js'
-import { COMMON_USAGE, parseOptions, serverOptions, settingsLine } from '../support/options.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
-import { BenchServer } from '../support/server.js'
+import { COMMON_USAGE, type Results, runBench, type ServiceBench, settingsLine } from '../support/run-bench.js'
 import { type Tracked, track, waitForAll } from '../support/wait.js'
 
 const USAGE = `npm run bench:ingest-scans -- [options]
@@ -42,13 +41,10 @@ function scanSvg(page: number, lines: number): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1275" height="1650"><rect width="100%" height="100%" fill="white"/>${text.join('')}</svg>`
 }
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(USAGE, { pages: { type: 'string', default: '12' } }, 20)
+async function main(bench: ServiceBench): Promise<Results> {
+  const { values, common } = bench
   const count = Number(values.pages)
-  const host = machine()
-  const loadAtStart = load()
-  console.log(`bench:ingest-scans: ${count} one-page scans, ${common.workers} workers`)
-  console.log(`${machineLine(host)}; load average ${loadAtStart}`)
+  bench.announce(`bench:ingest-scans: ${count} one-page scans, ${common.workers} workers`)
   const dir = await mkdtemp(join(tmpdir(), 'lantern-bench-scans-'))
   try {
     const files: string[] = []
@@ -64,12 +60,12 @@ async function main(): Promise<void> {
     }
     const baselineMs = await tesseractAlone(files)
     console.log(`tesseract.js alone: ${round(baselineMs / 1000)} s`)
-    const run = await lanternRun(files, common)
+    const run = await lanternRun(bench, files)
     console.log(`lantern: ${run.processed}/${count} processed in ${round(run.elapsedMs / 1000)} s`)
     const cores = availableParallelism()
     const rate = (ms: number) => count / (ms / 1000)
     const markdown = [
-      `- Machine: ${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
+      `- Machine: ${bench.machineAndLoad()}`,
       `- ${count} generated one-page scans (1275 × 1650 PNG, 30 lines of text each); ${settingsLine(common)}.`,
       '',
       table(
@@ -97,10 +93,7 @@ async function main(): Promise<void> {
         : `- CPU of the service: ${round(run.cpuSeconds)} s (${round(run.cpuSeconds / count, 2)} s per page), ` +
           `${Math.round((run.cpuSeconds / ((run.elapsedMs / 1000) * cores)) * 100)} % of the ${cores} cores over the wall time.`,
     ].join('\n')
-    console.log(`\n${markdown}`)
-    console.log(
-      `\nresults saved to ${saveResults('ingest-scans', { machine: host, count, baselineMs, run }, markdown)}`,
-    )
+    return { json: { machine: bench.machine, count, baselineMs, run }, markdown }
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
@@ -132,12 +125,10 @@ interface ScanRun {
   readonly cpuSeconds: number | undefined
 }
 
-async function lanternRun(files: readonly string[], common: Parameters<typeof serverOptions>[0]): Promise<ScanRun> {
-  const server = await BenchServer.start(serverOptions(common))
+async function lanternRun({ common, withServer }: ServiceBench, files: readonly string[]): Promise<ScanRun> {
   const docs: Tracked[] = []
   let started = 0
-  let cpuSeconds: number | undefined
-  try {
+  const { server, cpuSeconds } = await withServer({}, async (server) => {
     const api = await BenchApi.connect(server.origin, await server.credentials())
     started = Date.now()
     for (const file of files)
@@ -148,12 +139,10 @@ async function lanternRun(files: readonly string[], common: Parameters<typeof se
       pollMs: 500,
       abort: () => (server.running ? undefined : `the server exited (code ${server.exitCode})`),
     })
-  } finally {
     server.rss.sampleNow()
     const cpu = cpuTimes(server.pid)
-    cpuSeconds = cpu ? cpu.processSeconds + cpu.childSeconds : undefined
-    await server.stop()
-  }
+    return { server, cpuSeconds: cpu ? cpu.processSeconds + cpu.childSeconds : undefined }
+  })
   const finishedAt = Math.max(started, ...docs.map((doc) => doc.finishedAt ?? Date.now()))
   return {
     processed: docs.filter((doc) => doc.outcome === 'PROCESSED').length,
@@ -164,4 +153,10 @@ async function lanternRun(files: readonly string[], common: Parameters<typeof se
   }
 }
 
-await main()
+runBench({
+  name: 'ingest-scans',
+  usage: USAGE,
+  options: { pages: { type: 'string', default: '12' } },
+  service: { timeoutMin: 20, logLevel: 'info' },
+  run: main,
+})

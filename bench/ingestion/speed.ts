@@ -11,11 +11,17 @@ import { BenchApi } from '../support/api.js'
 import { type CpuTimes, cpuTimes } from '../support/cpu.js'
 import { requireData } from '../support/data.js'
 import { writeLargePdf } from '../support/large-pdf.js'
-import { COMMON_USAGE, type CommonOptions, parseOptions, serverOptions, settingsLine } from '../support/options.js'
 import { hasPoppler, POPPLER_HINT, pdfPages, timePdftotext } from '../support/poppler.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
-import { BenchServer } from '../support/server.js'
+import {
+  COMMON_USAGE,
+  type CommonOptions,
+  type Results,
+  runBench,
+  type ServiceBench,
+  settingsLine,
+} from '../support/run-bench.js'
 import { inFlightAt, serviceTime, type Tracked, track, waitForAll } from '../support/wait.js'
 
 const USAGE = `npm run bench:ingest-speed -- [options]
@@ -68,15 +74,15 @@ interface LanternRun {
   readonly cpu: CpuTimes | undefined
 }
 
-async function lanternRun(label: string, pdfs: readonly Pdf[], common: CommonOptions): Promise<LanternRun> {
-  const server = await BenchServer.start(serverOptions(common))
+async function lanternRun(
+  { common, withServer }: ServiceBench,
+  label: string,
+  pdfs: readonly Pdf[],
+): Promise<LanternRun> {
   const docs = new Map<Pdf, Tracked>()
-  let crashed = false
-  let errorLogLines = 0
-  let cpu: CpuTimes | undefined
   let started = 0
   let uploaded = 0
-  try {
+  const { server, cpu, crashed, errorLogLines } = await withServer({}, async (server) => {
     const api = await BenchApi.connect(server.origin, await server.credentials())
     started = Date.now()
     let next = 0
@@ -99,13 +105,14 @@ async function lanternRun(label: string, pdfs: readonly Pdf[], common: CommonOpt
       },
       abort: () => (server.running ? undefined : `the server exited (code ${server.exitCode})`),
     })
-  } finally {
     server.rss.sampleNow()
-    cpu = cpuTimes(server.pid)
-    crashed = !server.running
-    errorLogLines = server.errorLogLines().length
-    await server.stop()
-  }
+    return {
+      server,
+      cpu: cpuTimes(server.pid),
+      crashed: !server.running,
+      errorLogLines: server.errorLogLines().length,
+    }
+  })
   const all = [...docs.entries()]
   const done = all.filter(([, doc]) => doc.outcome === 'PROCESSED')
   const finishedAt = Math.max(started, ...all.map(([, doc]) => doc.finishedAt ?? Date.now()))
@@ -197,12 +204,8 @@ async function baseline(pdfs: readonly Pdf[], workers: number): Promise<Baseline
 
 const perSecond = (pages: number, ms: number) => (ms > 0 ? pages / (ms / 1000) : 0)
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(
-    USAGE,
-    { dir: { type: 'string' }, limit: { type: 'string' }, 'large-pages': { type: 'string' } },
-    25,
-  )
+async function main(bench: ServiceBench): Promise<Results> {
+  const { values, common } = bench
   const dir = values.dir
     ? resolve(String(values.dir))
     : (requireData('bench:ingest-speed', 'financebench-subset/pdfs')[0] as string)
@@ -214,10 +217,7 @@ async function main(): Promise<void> {
   const pdfs: Pdf[] = names.map((name) => ({ path: join(dir, name), name, pages: 0 }))
   const poppler = hasPoppler()
   if (!poppler) console.log(`pdftotext not found: ${POPPLER_HINT}; reporting the Lantern numbers alone`)
-  const host = machine()
-  console.log(`bench:ingest-speed: ${pdfs.length} of ${total} PDFs from ${dir}, ${common.workers} workers`)
-  const loadAtStart = load()
-  console.log(`${machineLine(host)}; load average ${loadAtStart}`)
+  bench.announce(`bench:ingest-speed: ${pdfs.length} of ${total} PDFs from ${dir}, ${common.workers} workers`)
 
   for (const pdf of pdfs) {
     pdf.pages = (poppler ? await pdfPages(pdf.path) : undefined) ?? 0
@@ -229,7 +229,7 @@ async function main(): Promise<void> {
     console.log(
       `pdftotext before: ${round(before.sequentialMs / 1000)} s sequential, ${round(before.parallelMs / 1000)} s ×${common.workers}`,
     )
-  const run = await lanternRun('filings', pdfs, common)
+  const run = await lanternRun(bench, 'filings', pdfs)
   console.log(`lantern: ${run.processed}/${run.files} processed in ${round(run.elapsedMs / 1000)} s`)
   const after = poppler ? await baseline(pdfs, common.workers) : undefined
 
@@ -242,14 +242,14 @@ async function main(): Promise<void> {
       await writeLargePdf(path, largePages)
       const pdf: Pdf = { path, name: basename(path), pages: largePages }
       const baselineMs = poppler ? await timePdftotext([path], 1) : undefined
-      large = { run: await lanternRun('large', [pdf], common), baselineMs, pages: largePages }
+      large = { run: await lanternRun(bench, 'large', [pdf]), baselineMs, pages: largePages }
     } finally {
       await rm(folder, { recursive: true, force: true })
     }
   }
 
   const markdown = render({
-    host: `${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
+    host: bench.machineAndLoad(),
     common,
     pdfs,
     total,
@@ -259,9 +259,7 @@ async function main(): Promise<void> {
     run,
     large,
   })
-  console.log(`\n${markdown}`)
-  const saved = saveResults('ingest-speed', { machine: host, pdfs, before, after, run, large }, markdown)
-  console.log(`\nresults saved to ${saved}`)
+  return { json: { machine: bench.machine, pdfs, before, after, run, large }, markdown }
 }
 
 interface Report {
@@ -361,7 +359,10 @@ function render(r: Report): string {
   return lines.join('\n')
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error)
-  process.exit(1)
+runBench({
+  name: 'ingest-speed',
+  usage: USAGE,
+  options: { dir: { type: 'string' }, limit: { type: 'string' }, 'large-pages': { type: 'string' } },
+  service: { timeoutMin: 25, logLevel: 'info' },
+  run: main,
 })

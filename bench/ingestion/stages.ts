@@ -2,18 +2,25 @@
  * Where a PDF page's processing time goes, in this process and without the store: parsing (the
  * text layer from pdf.js or mutool, plus the layout), chunking, and the postings of the index, on
  * the financebench filings, one document at a time. Both text sources run on the same files in the
- * same run. Usage: npm run bench:ingest-stages -- [--limit N] [--dir DIR]
+ * same run. Usage: npm run bench:ingest-stages -- [--help]
  */
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { chunksOf } from '../../src/ingestion/chunking/chunker.js'
 import type { ParsedDocument } from '../../src/ingestion/model.js'
 import { createPdfParser } from '../../src/ingestion/parsers/pdf.js'
 import { mutoolRuns } from '../../src/ingestion/parsers/pdf-mutool.js'
 import { withPostings } from '../../src/ingestion/pipeline/index-document.js'
-import { requireData } from '../support/data.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
+import { type Bench, type Results, runBench } from '../support/run-bench.js'
+
+const USAGE = `npm run bench:ingest-stages -- [options]
+
+Times parsing, chunking and postings per page of the financebench PDFs, one at a time, in this
+process (OCR off), with each text layer installed (pdf.js, and mutool when it runs).
+  --limit N            only the first N files by name
+  --dir DIR            another folder of PDFs (default: the financebench filings)
+  --help`
 
 const LIMITS = {
   maxPages: 5000,
@@ -68,23 +75,20 @@ async function measure(source: 'pdf.js' | 'mutool', dir: string, files: readonly
   return stages
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { limit: { type: 'string' }, dir: { type: 'string' } } })
-  const [defaultDir] = requireData('bench:ingest-stages', 'financebench-subset/pdfs')
-  const dir = values.dir ?? defaultDir ?? ''
+async function main(bench: Bench): Promise<Results> {
+  const { values } = bench
+  const dir = values.dir ? String(values.dir) : (bench.data[0] ?? '')
   const all = readdirSync(dir)
     .filter((name) => name.toLowerCase().endsWith('.pdf'))
     .sort()
   const files = values.limit ? all.slice(0, Number(values.limit)) : all
-  const host = machine()
-  const loadAtStart = load()
   const sources: Array<'pdf.js' | 'mutool'> = mutoolRuns() ? ['pdf.js', 'mutool'] : ['pdf.js']
   if (sources.length === 1) console.log('mutool (mupdf-tools) is not installed: pdf.js only')
   const results: Stages[] = []
   for (const source of sources) results.push(await measure(source, dir, files))
   const perPage = (ms: number, pages: number) => round(ms / pages, 2)
   const lines = [
-    `- Machine: ${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
+    `- Machine: ${bench.machineAndLoad()}`,
     `- Files: ${files.length} PDFs from ${dir}; one document at a time, in this process, OCR off.`,
     '',
     table(
@@ -100,9 +104,13 @@ async function main(): Promise<void> {
       ]),
     ),
   ]
-  const markdown = lines.join('\n')
-  console.log(markdown)
-  console.log(`\nresults saved to ${saveResults('ingest-stages', { host, results }, markdown)}`)
+  return { json: { host: bench.machine, results }, markdown: lines.join('\n') }
 }
 
-await main()
+runBench({
+  name: 'ingest-stages',
+  usage: USAGE,
+  options: { limit: { type: 'string' }, dir: { type: 'string' } },
+  data: ['financebench-subset/pdfs'],
+  run: main,
+})

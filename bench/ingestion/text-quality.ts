@@ -7,12 +7,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BenchApi } from '../support/api.js'
 import { Bag, coverage, missingWords, pagesOf } from '../support/coverage.js'
-import { requireData } from '../support/data.js'
-import { COMMON_USAGE, parseOptions, serverOptions, settingsLine } from '../support/options.js'
 import { hasPoppler, POPPLER_HINT, pdfText } from '../support/poppler.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
-import { BenchServer } from '../support/server.js'
+import { COMMON_USAGE, type Results, runBench, type ServiceBench, settingsLine } from '../support/run-bench.js'
 import { type Tracked, track, waitForAll } from '../support/wait.js'
 
 const USAGE = `npm run bench:ingest-quality -- [options]
@@ -79,32 +77,21 @@ function pageTexts(chunks: { documents: string[]; metadatas: Array<Record<string
   return pages
 }
 
-async function main(): Promise<void> {
-  const { common, values } = parseOptions(
-    USAGE,
-    { threshold: { type: 'string', default: '0.8' }, limit: { type: 'string' } },
-    25,
-  )
+async function main(bench: ServiceBench): Promise<Results> {
+  const { values, common } = bench
   const threshold = Number(values.threshold)
-  const [questionsFile, pdfDir] = requireData(
-    'bench:ingest-quality',
-    'financebench-subset/questions_subset.jsonl',
-    'financebench-subset/pdfs',
-  ) as [string, string]
+  const [questionsFile = '', pdfDir = ''] = bench.data
   const evidence = loadEvidence(questionsFile, values.limit ? Number(values.limit) : undefined)
   const docNames = [...new Set(evidence.map((e) => e.doc))].sort()
   const poppler = hasPoppler()
   if (!poppler) console.log(`pdftotext not found: ${POPPLER_HINT}; reporting the Lantern numbers alone`)
-  const host = machine()
-  console.log(`bench:ingest-quality: ${evidence.length} evidence passages in ${docNames.length} documents`)
-  const loadAtStart = load()
-  console.log(`${machineLine(host)}; load average ${loadAtStart}`)
+  bench.announce(`bench:ingest-quality: ${evidence.length} evidence passages in ${docNames.length} documents`)
 
-  const server = await BenchServer.start(serverOptions(common))
   const docs = new Map<string, Tracked>()
   const pagesByDoc = new Map<string, Map<number, string[]>>()
-  const started = Date.now()
-  try {
+  let started = 0
+  const server = await bench.withServer({}, async (server) => {
+    started = Date.now()
     const api = await BenchApi.connect(server.origin, await server.credentials())
     for (const name of docNames) {
       docs.set(
@@ -127,10 +114,8 @@ async function main(): Promise<void> {
     for (const [name, doc] of docs) {
       if (doc.outcome === 'PROCESSED') pagesByDoc.set(name, pageTexts(await api.chunks(doc.id)))
     }
-  } finally {
-    server.rss.sampleNow()
-    await server.stop()
-  }
+    return server
+  })
   console.log(`ingested in ${round((Date.now() - started) / 1000)} s; scoring`)
 
   const scored: Scored[] = []
@@ -162,7 +147,7 @@ async function main(): Promise<void> {
   }
 
   const markdown = render(scored, {
-    host: `${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
+    host: bench.machineAndLoad(),
     threshold,
     docs: docNames.length,
     settings: settingsLine(common),
@@ -171,9 +156,7 @@ async function main(): Promise<void> {
       .filter(([, doc]) => doc.outcome !== 'PROCESSED')
       .map(([name, doc]) => `${name} (${doc.outcome}: ${doc.last?.error_details || doc.note})`),
   })
-  console.log(`\n${markdown}`)
-  const saved = saveResults('ingest-quality', { machine: host, threshold, scored }, markdown)
-  console.log(`\nresults saved to ${saved}`)
+  return { json: { machine: bench.machine, threshold, scored }, markdown }
 }
 
 interface RunInfo {
@@ -256,7 +239,11 @@ function render(scored: readonly Scored[], run: RunInfo): string {
   ].join('\n')
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error)
-  process.exit(1)
+runBench({
+  name: 'ingest-quality',
+  usage: USAGE,
+  options: { threshold: { type: 'string', default: '0.8' }, limit: { type: 'string' } },
+  data: ['financebench-subset/questions_subset.jsonl', 'financebench-subset/pdfs'],
+  service: { timeoutMin: 25, logLevel: 'info' },
+  run: main,
 })

@@ -7,12 +7,11 @@
  * postings are the real ones of the first financebench filings (parsed, chunked and analysed as
  * the service does); each variant writes them into a fresh migrated database, 54,000 postings per
  * transaction (1,000 chunks per batch, as the processing threads hand them over).
- * Usage: npm run bench:postings-writes -- [--limit N] [--transaction-rows N] [--current-only]
+ * Usage: npm run bench:postings-writes -- [--help]
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { type Kysely, sql } from 'kysely'
 import { chunksOf } from '../../src/ingestion/chunking/chunker.js'
 import { pdfParser } from '../../src/ingestion/parsers/pdf.js'
@@ -22,8 +21,17 @@ import { systemClock } from '../../src/lib/clock.js'
 import { openDatabase, type RowValues } from '../../src/storage/database.js'
 import { encodeBlock } from '../../src/storage/kysely/posting-blocks.js'
 import { migrateToLatest } from '../../src/storage/migrate.js'
-import { requireData } from '../support/data.js'
-import { load, machine, machineLine, round, saveResults, table } from '../support/report.js'
+import { round, table } from '../support/report.js'
+import { type Bench, type Results, runBench } from '../support/run-bench.js'
+
+const USAGE = `npm run bench:postings-writes -- [options]
+
+Writes the postings of the first financebench filings into a fresh migrated SQLite database once
+per layout (text ids, integer keys, blocks) and way of inserting (Kysely, prepared statement).
+  --limit N              filings whose postings are written (default 20)
+  --transaction-rows N   postings per transaction (default 54000)
+  --current-only         only the layout and insert the service uses now
+  --help`
 
 const COMPANY = '00000000-0000-4000-8000-000000000001'
 /** Rows per Kysely statement, as the store writes them. */
@@ -201,30 +209,22 @@ async function write(
   }
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      limit: { type: 'string', default: '20' },
-      'transaction-rows': { type: 'string', default: String(TRANSACTION_ROWS) },
-      'current-only': { type: 'boolean', default: false },
-    },
-  })
+async function main(bench: Bench): Promise<Results> {
+  const { values } = bench
   const transactionRows = Number(values['transaction-rows'])
   if (!Number.isInteger(transactionRows) || transactionRows < 1)
     throw new Error('--transaction-rows must be a positive integer')
   const variants = values['current-only'] ? VARIANTS.filter((variant) => variant.label.endsWith('(now)')) : VARIANTS
-  const [dir = ''] = requireData('bench:postings-writes', 'financebench-subset/pdfs')
+  const [dir = ''] = bench.data
   const files = readdirSync(dir)
     .filter((name) => name.toLowerCase().endsWith('.pdf'))
     .sort()
     .slice(0, Number(values.limit))
-  const host = machine()
-  const loadAtStart = load()
   const rows = await postingsOf(dir, files)
   const results: Array<{ variant: Variant; ms: number; bytes: number }> = []
   for (const variant of variants) results.push({ variant, ...(await write(variant, rows, transactionRows)) })
   const markdown = [
-    `- Machine: ${machineLine(host)}; load average at start ${loadAtStart}, at end ${load()}`,
+    `- Machine: ${bench.machineAndLoad()}`,
     `- Postings: ${rows.length} of the first ${files.length} filings, written into a fresh migrated SQLite database each time, ${transactionRows} postings per transaction.`,
     '',
     table(
@@ -237,10 +237,17 @@ async function main(): Promise<void> {
       ]),
     ),
   ].join('\n')
-  console.log(markdown)
-  console.log(
-    `\nresults saved to ${saveResults('postings-writes', { host, rows: rows.length, transactionRows, results }, markdown)}`,
-  )
+  return { json: { host: bench.machine, rows: rows.length, transactionRows, results }, markdown }
 }
 
-await main()
+runBench({
+  name: 'postings-writes',
+  usage: USAGE,
+  options: {
+    limit: { type: 'string', default: '20' },
+    'transaction-rows': { type: 'string', default: String(TRANSACTION_ROWS) },
+    'current-only': { type: 'boolean', default: false },
+  },
+  data: ['financebench-subset/pdfs'],
+  run: main,
+})
