@@ -1,4 +1,4 @@
-import type { DocumentCard } from '../storage/ports/document-card.js'
+import type { ChunkHitRecord } from '../storage/ports/search.js'
 import type { DocumentContextIndex } from './context/document-context.js'
 import type { DocumentSpan } from './context/span.js'
 
@@ -33,24 +33,9 @@ export interface SearchQuery {
 }
 
 /** One ranked chunk with everything a source entry or search hit needs. */
-export interface RetrievedChunk {
-  readonly chunkId: string
-  readonly documentId: string
-  /** `/hr/leave.pdf` */
-  readonly objectName: string
+export interface RetrievedChunk extends ChunkHitRecord {
+  /** `leave.pdf` (the last part of `objectName`) */
   readonly filename: string
-  readonly documentType: string
-  readonly description: string
-  /** What its document is about: who, when, what kind (null until first processed). */
-  readonly card: DocumentCard | null
-  /** Chunk index in its document (`chunk_idx`). */
-  readonly idx: number
-  readonly text: string
-  readonly pageNumber: string | null
-  readonly rowIdx: string | null
-  readonly metadata: Readonly<Record<string, unknown>>
-  /** The language its terms were analysed in (its document's). */
-  readonly language: string
   /** Raw ranking score (BM25, or fused), higher is better. */
   readonly score: number
   /** The score mapped to [0,1] for `usage_score`, comparable within one result list. */

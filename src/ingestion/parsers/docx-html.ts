@@ -1,15 +1,7 @@
 import { load } from 'cheerio'
-import type { Block, TableRow } from '../model.js'
-import { imageBlock, joinLines } from './text-blocks.js'
-
-/** The parts of a parsed (domhandler) node this walker reads. */
-interface DomNode {
-  readonly type: string
-  readonly name?: string
-  readonly data?: string
-  readonly children?: readonly DomNode[]
-  readonly attribs?: Readonly<Record<string, string>>
-}
+import type { Block } from '../model.js'
+import type { DomNode } from './dom-node.js'
+import { imageBlock, joinLines, tableOfCells } from './text-blocks.js'
 
 /** `src` of an `<img>` standing for an embedded image → its OCR text. */
 export type ImageTexts = ReadonlyMap<string, { readonly imageId: string; readonly text: string }>
@@ -72,11 +64,7 @@ function tableOf(table: DomNode): Block | null {
     .map((row) => (row.children ?? []).filter((c) => c.type === 'tag' && (c.name === 'td' || c.name === 'th')))
     .map((cells) => cells.map((cell) => textOf(cell)))
     .filter((cells) => cells.some((cell) => cell.length > 0))
-  const [first, ...rest] = rows
-  if (!first) return null
-  if (rest.length === 0) return { kind: 'table', header: null, rows: [{ rowNumber: 1, cells: first }] }
-  const body: TableRow[] = rest.map((cells, i) => ({ rowNumber: i + 2, cells }))
-  return { kind: 'table', header: first, rows: body }
+  return tableOfCells(rows)
 }
 
 /** The table's own rows (thead, tbody, tfoot or direct), not those of tables nested in cells. */

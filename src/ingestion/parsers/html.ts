@@ -2,20 +2,12 @@ import { readFile } from 'node:fs/promises'
 import { load } from 'cheerio'
 import { decodeText } from '../detection/text-decoding.js'
 import type { Block, ParsedDocument, Parser, TableBlock } from '../model.js'
+import type { DomNode } from './dom-node.js'
 import { toIngestError } from './failures.js'
 import { HTML_TYPES } from './formats.js'
 import { detectHeader, kindOfText } from './table-builder.js'
 import { splitUnit } from './table-units.js'
 import { paragraphBlocks } from './text.js'
-
-/** The parts of a parsed (domhandler) node this walker reads. */
-interface DomNode {
-  readonly type: string
-  readonly name?: string
-  readonly data?: string
-  readonly children?: readonly DomNode[]
-  readonly attribs?: Readonly<Record<string, string>>
-}
 
 const SKIPPED = new Set([
   'script',

@@ -1,6 +1,6 @@
-import type { Block, TableRow } from '../model.js'
+import type { Block } from '../model.js'
 import { type ChartText, chartBlocks } from './pptx-charts.js'
-import { imageBlock, joinLines } from './text-blocks.js'
+import { imageBlock, joinLines, tableOfCells } from './text-blocks.js'
 
 /** The parts of an officeparser 7.8 AST node the conversion reads. */
 export interface AstNode {
@@ -124,11 +124,7 @@ function tableOf(node: AstNode): Block | null {
     .filter((row) => row.type === 'row')
     .map((row) => (row.children ?? []).filter((cell) => cell.type === 'cell').map((cell) => textOf(cell)))
     .filter((cells) => cells.some((cell) => cell.length > 0))
-  const [first, ...rest] = rows
-  if (!first) return null
-  if (rest.length === 0) return { kind: 'table', header: null, rows: [{ rowNumber: 1, cells: first }] }
-  const body: TableRow[] = rest.map((cells, i) => ({ rowNumber: i + 2, cells }))
-  return { kind: 'table', header: first, rows: body }
+  return tableOfCells(rows)
 }
 
 /** The node's text, else its descendants' text: lines of running text joined by spaces. */

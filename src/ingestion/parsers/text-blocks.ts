@@ -1,5 +1,5 @@
 import { oneLine } from '../../lib/whitespace.js'
-import type { ImageBlock, ParagraphBlock } from '../model.js'
+import type { ImageBlock, ParagraphBlock, TableBlock } from '../model.js'
 
 /**
  * Joins lines of running text into one string: a word hyphenated at a line end is rejoined
@@ -35,4 +35,15 @@ export function imageBlock(imageId: string, text: string, page?: number): ImageB
     .join('\n\n')
   if (!body) return null
   return page === undefined ? { kind: 'image', imageId, text: body } : { kind: 'image', imageId, text: body, page }
+}
+
+/**
+ * A table of a document's own markup (Word, OpenDocument): the first non-empty row is its header,
+ * unless it is the only row. Null without rows.
+ */
+export function tableOfCells(rows: readonly string[][]): TableBlock | null {
+  const [first, ...rest] = rows
+  if (!first) return null
+  if (rest.length === 0) return { kind: 'table', header: null, rows: [{ rowNumber: 1, cells: first }] }
+  return { kind: 'table', header: first, rows: rest.map((cells, i) => ({ rowNumber: i + 2, cells })) }
 }

@@ -94,14 +94,15 @@ export interface ChunkHitRecord {
   readonly objectName: string
   readonly documentType: string
   readonly description: string
-  /** What its document is about (null until first processed). */
+  /** What its document is about: who, when, what kind (null until first processed). */
   readonly card: DocumentCard | null
+  /** Chunk index in its document (`chunk_idx`). */
   readonly idx: number
   readonly text: string
   readonly pageNumber: string | null
   readonly rowIdx: string | null
   readonly metadata: Readonly<Record<string, unknown>>
-  /** The language its terms were analysed in. */
+  /** The language its terms were analysed in (its document's). */
   readonly language: string
 }
 
