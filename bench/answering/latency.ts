@@ -14,11 +14,11 @@ import type { ChunkDraft } from '../../src/ingestion/pipeline/pipeline-types.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { createKyselyStore } from '../../src/storage/kysely/store.js'
 import { EMPTY_CARD } from '../../src/storage/ports/document-card.js'
+import { seededUniform } from '../../test/support/random.js'
 import { BenchApi } from '../support/api.js'
 import { ChatApi, pool, quantile } from '../support/chat-api.js'
 import { ROOT } from '../support/data.js'
 import { Fts5Baseline, readJsonl } from '../support/ir-metrics.js'
-import { seededRandom } from '../support/random.js'
 import { round, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
 import { COMMON_USAGE, load, type Results, runBench, type ServiceBench } from '../support/run-bench.js'
@@ -60,7 +60,7 @@ interface Query {
 function generator(corpus: readonly CorpusDoc[], bytes: number): (n: number) => string {
   const paragraphs = corpus.map((doc) => (doc.text ? `${doc.title}\n${doc.text}` : doc.title))
   return (n) => {
-    const random = seededRandom(n + 1)
+    const random = seededUniform(n + 1)
     const parts: string[] = [`Generated document ${n}`]
     let size = 0
     while (size < bytes) {

@@ -19,8 +19,8 @@ import { ingestSettings } from '../../src/ingestion/jobs/settings.js'
 import { FileBlobStore } from '../../src/storage/blobs/file-blob-store.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { createKyselyStore } from '../../src/storage/kysely/store.js'
+import { seededUniform } from '../../test/support/random.js'
 import { BenchApi } from '../support/api.js'
-import { seededRandom } from '../support/random.js'
 import { round, table } from '../support/report.js'
 import { mib } from '../support/rss.js'
 import { COMMON_USAGE, load, type Results, runBench, type ServiceBench } from '../support/run-bench.js'
@@ -44,7 +44,7 @@ const CATEGORIES = Array.from({ length: 50 }, (_, i) => `Category ${i + 1}`)
 
 /** Writes the CSV and returns the exact total amount per region (in cents, to compare with the answer). */
 async function generate(path: string, rows: number): Promise<Map<string, number>> {
-  const random = seededRandom(42)
+  const random = seededUniform(42)
   const totals = new Map<string, number>()
   const out = createWriteStream(path)
   const header = [
