@@ -45,6 +45,8 @@ export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): P
   registerErrorHandling(app)
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
+    // Every response, the API's included: a browser never guesses another type than the one sent.
+    reply.header('x-content-type-options', 'nosniff')
     if (state.closing && !request.routeOptions.config.answersWhileClosing) {
       reply.header('Connection', 'close')
       return sendProblem(reply, new AppError('shutting_down', 'the service is shutting down; retry shortly'))
@@ -64,10 +66,13 @@ export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): P
       info: {
         title: 'Lantern knowledge assistant API',
         version: '2.0.0',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         description:
           'The knowledge-assistant contract under /apif/v2. Operations marked `x-extension` are Lantern extensions ' +
           'beyond the base specification. Errors are application/problem+json with a stable `code`.',
       },
+      // Relative: the document is served by the service it describes, at whatever address that has.
+      servers: [{ url: '/', description: 'this Lantern service' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
   })

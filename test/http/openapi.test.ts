@@ -1,3 +1,5 @@
+import { resolve } from 'node:path'
+import { lintFromString, loadConfig } from '@redocly/openapi-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 
@@ -117,9 +119,29 @@ describe('OpenAPI document and API docs', () => {
     for (const [key, operation] of operations) {
       expect({ key, security: operation.security }).toEqual({
         key,
-        security: open.has(key) ? undefined : [{ bearerAuth: [] }],
+        security: open.has(key) ? [] : [{ bearerAuth: [] }],
       })
     }
+  })
+
+  it("passes Redocly's recommended rules with no error and no warning (.redocly.lint-ignore.yaml says what stays, and why)", async () => {
+    const root = resolve(import.meta.dirname, '../..')
+    const config = await loadConfig({ configPath: resolve(root, 'redocly.yaml') })
+    const source = (await t.request('GET', '/openapi.json')).text
+    const problems = await lintFromString({ source, absoluteRef: resolve(root, 'openapi.json'), config })
+    const found = problems
+      .filter((problem) => !problem.ignored)
+      .map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} (${problem.location[0]?.pointer})`)
+    expect(found).toEqual([])
+  })
+
+  it('gives every operation its own operationId, for the method names of generated clients', () => {
+    const ids = [...operations.values()].map((operation) => operation.operationId)
+    expect(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      ids.join(' '),
+    ).toBe(true)
+    expect(new Set(ids).size).toBe(ids.length)
   })
 
   it('gives every API operation a summary, a tag, a success schema and problem responses', () => {

@@ -50,7 +50,7 @@ describe.each(storeModes())('%s: operations endpoints', (mode) => {
     expect(res.text).not.toContain('abc123')
   })
 
-  it('gives every response an x-request-id, and echoes a well-formed one given by the caller', async () => {
+  it('gives every response an x-request-id and nosniff, and echoes a well-formed one given by the caller', async () => {
     const generated = await Promise.all([
       t.request('GET', '!/health'),
       t.request('GET', '/auth/company'),
@@ -58,6 +58,8 @@ describe.each(storeModes())('%s: operations endpoints', (mode) => {
       t.request('POST', '/auth/token', { json: {} }),
     ])
     for (const res of generated) expect(res.headers.get('x-request-id')).toMatch(UUID)
+    // Nor may a browser read any response as another type than the one sent.
+    for (const res of generated) expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     expect(new Set(generated.map((r) => r.headers.get('x-request-id'))).size).toBe(generated.length)
 
     const echoed = await t.request('GET', '/auth/company', {

@@ -42,3 +42,5 @@ export const IdResponse = Type.Object({ id: Type.String() })
 export const EXTENSION = { 'x-extension': true } as const
 
 export const BEARER = [{ bearerAuth: [] }]
+/** An operation that takes no credentials (the token exchange, probes, metrics): an empty requirement. */
+export const NO_CREDENTIALS: never[] = []

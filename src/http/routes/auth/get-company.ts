@@ -11,6 +11,7 @@ export function getCompanyRoute(app: FastifyInstance, ctx: AppContext): void {
     '/auth/company',
     {
       schema: {
+        operationId: 'getCompany',
         summary: "The caller's company",
         tags: ['auth'],
         security: BEARER,

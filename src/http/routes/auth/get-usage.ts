@@ -11,6 +11,7 @@ export function getUsageRoute(app: FastifyInstance, ctx: AppContext): void {
     '/auth/company/usage',
     {
       schema: {
+        operationId: 'getUsage',
         summary: 'Questions used, bytes stored and documents by processing state',
         tags: ['auth'],
         security: BEARER,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../../../app-context.js'
 import { Token, TokenRequest } from '../../schemas/auth.js'
-import { responses } from '../../schemas/common.js'
+import { NO_CREDENTIALS, responses } from '../../schemas/common.js'
 
 /** Endpoint 1: client credentials → bearer token. */
 export function issueTokenRoute(app: FastifyInstance, ctx: AppContext): void {
@@ -17,8 +17,10 @@ export function issueTokenRoute(app: FastifyInstance, ctx: AppContext): void {
             : false,
       },
       schema: {
+        operationId: 'issueToken',
         summary: 'Exchange client credentials for a bearer token',
         tags: ['auth'],
+        security: NO_CREDENTIALS,
         body: TokenRequest,
         response: responses({ 200: Token }),
       },

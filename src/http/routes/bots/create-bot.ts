@@ -12,6 +12,7 @@ export function createBotRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/bot',
     {
       schema: {
+        operationId: 'createBot',
         summary: 'Create a bot',
         tags: ['bots'],
         security: BEARER,

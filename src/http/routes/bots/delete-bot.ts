@@ -11,6 +11,7 @@ export function deleteBotRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/bot/:bot_id',
     {
       schema: {
+        operationId: 'deleteBot',
         summary: "Delete a bot (its chats move to the company's default bot)",
         tags: ['bots'],
         security: BEARER,

@@ -12,6 +12,7 @@ export function getBotRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/bot/:bot_id',
     {
       schema: {
+        operationId: 'getBot',
         summary: 'Get a bot',
         tags: ['bots'],
         security: BEARER,

@@ -14,6 +14,7 @@ export function listBotsRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/bot',
     {
       schema: {
+        operationId: 'listBots',
         summary: 'List bots, in creation order',
         tags: ['bots'],
         security: BEARER,

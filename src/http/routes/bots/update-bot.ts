@@ -12,6 +12,7 @@ export function updateBotRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/bot/:bot_id',
     {
       schema: {
+        operationId: 'updateBot',
         summary: 'Edit a bot (only the fields given change)',
         tags: ['bots'],
         security: BEARER,

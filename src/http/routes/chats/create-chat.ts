@@ -12,6 +12,7 @@ export function createChatRoute(app: FastifyInstance, ctx: AppContext): void {
     '/chat',
     {
       schema: {
+        operationId: 'createChat',
         summary: 'Create a chat, optionally bound to a bot',
         tags: ['chats'],
         security: BEARER,

@@ -11,6 +11,7 @@ export function deleteChatRoute(app: FastifyInstance, ctx: AppContext): void {
     '/chat/:chat_id',
     {
       schema: {
+        operationId: 'deleteChat',
         summary: 'Delete a chat and its messages',
         tags: ['chats'],
         security: BEARER,

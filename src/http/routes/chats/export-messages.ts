@@ -14,6 +14,7 @@ export function exportMessagesRoute(app: FastifyInstance, ctx: AppContext): void
     '/chat/:chat_id/messages/export',
     {
       schema: {
+        operationId: 'exportMessages',
         summary: 'Export a chat as a text or markdown transcript with a summary',
         tags: ['chats'],
         security: BEARER,

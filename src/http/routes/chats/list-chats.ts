@@ -12,6 +12,7 @@ export function listChatsRoute(app: FastifyInstance, ctx: AppContext): void {
     '/chat',
     {
       schema: {
+        operationId: 'listChats',
         summary: "List the caller's chats, most recently updated first",
         tags: ['chats'],
         security: BEARER,

@@ -14,6 +14,7 @@ export function listMessagesRoute(app: FastifyInstance, ctx: AppContext): void {
     '/chat/:chat_id/messages',
     {
       schema: {
+        operationId: 'listMessages',
         summary: 'Message history of a chat',
         tags: ['chats'],
         security: BEARER,

@@ -55,6 +55,7 @@ export function sendMessageRoute(app: FastifyInstance, ctx: AppContext): void {
     '/chat/:chat_id/messages',
     {
       schema: {
+        operationId: 'sendMessage',
         summary: 'Ask a question: a cited answer from the knowledge base (JSON, or SSE with Accept: text/event-stream)',
         tags: ['chats'],
         security: BEARER,

@@ -12,6 +12,7 @@ export function updateChatRoute(app: FastifyInstance, ctx: AppContext): void {
     '/chat/:chat_id',
     {
       schema: {
+        operationId: 'updateChat',
         summary: 'Edit a chat: title, archived state, bot',
         tags: ['chats'],
         security: BEARER,

@@ -11,6 +11,7 @@ export function createFolderRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/folders',
     {
       schema: {
+        operationId: 'createFolder',
         summary: 'Create a folder and its missing parents (201), or get the id of an existing one (200)',
         tags: ['knowledge-base'],
         security: BEARER,

@@ -11,6 +11,7 @@ export function deleteObjectRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/:object_id',
     {
       schema: {
+        operationId: 'deleteObject',
         summary: 'Delete a document, or a folder with everything below it',
         tags: ['knowledge-base'],
         security: BEARER,

@@ -13,6 +13,7 @@ export function downloadFileRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/:object_id/file',
     {
       schema: {
+        operationId: 'downloadFile',
         summary: 'Download the original file of a document',
         tags: ['knowledge-base'],
         security: BEARER,

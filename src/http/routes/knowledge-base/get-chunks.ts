@@ -13,6 +13,7 @@ export function getChunksRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/:object_id/chunks',
     {
       schema: {
+        operationId: 'getChunks',
         summary: 'Chunks of a document',
         tags: ['knowledge-base'],
         security: BEARER,

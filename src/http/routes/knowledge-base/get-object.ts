@@ -12,6 +12,7 @@ export function getObjectRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/:object_id',
     {
       schema: {
+        operationId: 'getObject',
         summary: 'Metadata of a document or folder',
         tags: ['knowledge-base'],
         security: BEARER,

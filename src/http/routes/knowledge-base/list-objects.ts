@@ -12,6 +12,7 @@ export function listObjectsRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base',
     {
       schema: {
+        operationId: 'listObjects',
         summary: 'List a folder: folders first, then files, by name ignoring case; `recursive` for the subtree',
         tags: ['knowledge-base'],
         security: BEARER,

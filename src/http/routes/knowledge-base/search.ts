@@ -12,6 +12,7 @@ export function searchRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/search',
     {
       schema: {
+        operationId: 'searchChunks',
         summary: 'Search the knowledge base: ranked chunks with scores (the retrieval the chat uses)',
         tags: ['knowledge-base'],
         security: BEARER,

@@ -12,6 +12,7 @@ export function updateMetadataRoute(app: FastifyInstance, ctx: AppContext): void
     '/company/:company_id/knowledge-base/:object_id/metadata',
     {
       schema: {
+        operationId: 'updateMetadata',
         summary: "Edit a document's options, description and tags",
         description:
           'A change of loader_type, csv_delimiter or image_min_size_ratio, or auto_description true, reprocesses ' +

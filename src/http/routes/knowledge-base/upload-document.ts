@@ -20,6 +20,7 @@ export function uploadDocumentRoute(app: FastifyInstance, ctx: AppContext): void
     {
       validatorCompiler: bodyDocumentedOnly,
       schema: {
+        operationId: 'uploadDocument',
         summary: 'Upload a document (multipart/form-data, one file part named `files`)',
         description:
           'The type is sniffed from the content. Same name in the same folder answers 409 unless `overwrite` is true, ' +

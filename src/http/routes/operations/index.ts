@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import type { AppContext } from '../../../app-context.js'
+import { NO_CREDENTIALS } from '../../schemas/common.js'
 
 const PUBLIC = { public: true }
 
@@ -11,7 +12,9 @@ export function registerOperationRoutes(app: FastifyInstance, ctx: AppContext): 
     {
       config: PUBLIC,
       schema: {
+        operationId: 'getHealth',
         summary: 'Liveness: the process is up',
+        security: NO_CREDENTIALS,
         tags: ['operations'],
         'x-extension': true,
         response: { 200: Type.Object({ status: Type.Literal('ok') }) },
@@ -25,7 +28,9 @@ export function registerOperationRoutes(app: FastifyInstance, ctx: AppContext): 
     {
       config: { ...PUBLIC, answersWhileClosing: true },
       schema: {
+        operationId: 'getReadiness',
         summary: 'Readiness: the store answers and the process is not shutting down',
+        security: NO_CREDENTIALS,
         tags: ['operations'],
         'x-extension': true,
         response: {
@@ -52,7 +57,16 @@ export function registerOperationRoutes(app: FastifyInstance, ctx: AppContext): 
 
   app.get(
     '/metrics',
-    { config: PUBLIC, schema: { summary: 'Prometheus metrics', tags: ['operations'], 'x-extension': true } },
+    {
+      config: PUBLIC,
+      schema: {
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics',
+        tags: ['operations'],
+        security: NO_CREDENTIALS,
+        'x-extension': true,
+      },
+    },
     async (_request, reply) => {
       const body = await app.metricsRegistry.metrics()
       return reply.type(app.metricsRegistry.contentType).send(body)

@@ -12,6 +12,7 @@ export function createTagRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/tags',
     {
       schema: {
+        operationId: 'createTag',
         summary: 'Create a tag (409 when the name exists, ignoring case)',
         tags: ['tags'],
         security: BEARER,

@@ -11,6 +11,7 @@ export function deleteTagRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/tags/:tag_id',
     {
       schema: {
+        operationId: 'deleteTag',
         summary: 'Delete a tag; it is detached from every document and bot',
         tags: ['tags'],
         security: BEARER,

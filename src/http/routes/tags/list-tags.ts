@@ -12,6 +12,7 @@ export function listTagsRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/tags',
     {
       schema: {
+        operationId: 'listTags',
         summary: 'List tags by name (case-insensitive), optionally filtered by a substring',
         tags: ['tags'],
         security: BEARER,

@@ -12,6 +12,7 @@ export function updateTagRoute(app: FastifyInstance, ctx: AppContext): void {
     '/company/:company_id/knowledge-base/tags/:tag_id',
     {
       schema: {
+        operationId: 'updateTag',
         summary: 'Rename a tag (409 when another tag has the name, ignoring case)',
         tags: ['tags'],
         security: BEARER,
