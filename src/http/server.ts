@@ -9,6 +9,7 @@ import { registerAuth } from './plugins/auth.js'
 import { registerErrorHandling, sendProblem } from './plugins/errors.js'
 import { registerMetrics } from './plugins/metrics.js'
 import { registerRoutes } from './routes/index.js'
+import { defaultConsoleDir, registerConsole } from './console.js'
 import { registerOperationRoutes } from './routes/operations/index.js'
 import { Problem } from './schemas/common.js'
 import { validatorCompiler } from './validation.js'
@@ -23,7 +24,16 @@ export interface ServerState {
 }
 
 /** Builds the HTTP application without listening, so tests drive it through a real port or inject. */
-export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+export interface ServerOptions {
+  /** The built web console served at `/` (default: `dist/web` of this installation). */
+  readonly consoleDir?: string
+}
+
+export async function buildServer(
+  ctx: AppContext,
+  logger: FastifyBaseLogger,
+  options: ServerOptions = {},
+): Promise<FastifyInstance> {
   const state: ServerState = { closing: false }
   const app = Fastify({
     loggerInstance: logger,
@@ -80,6 +90,7 @@ export async function buildServer(ctx: AppContext, logger: FastifyBaseLogger): P
   app.get(`${API_PREFIX}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
 
   registerOperationRoutes(app, ctx)
+  await registerConsole(app, options.consoleDir ?? defaultConsoleDir())
   await app.register(
     async (api) => {
       registerAuth(api, ctx.services)

@@ -37,6 +37,8 @@ export interface TestApp {
 export interface TestAppOptions {
   readonly config?: Partial<Config>
   readonly clock?: Clock
+  /** A built web console to serve at `/` (default: the repository's dist/web, if built). */
+  readonly consoleDir?: string
 }
 
 /** Starts the real server on a free loopback port over a fresh SQLite dir or the run's PostgreSQL. */
@@ -56,7 +58,7 @@ export async function startTestApp(mode: StoreMode, options: TestAppOptions = {}
     },
   )
   const ctx = await buildAppContext(config, { migrate: true, clock: options.clock })
-  const app = await buildServer(ctx, pino({ level: 'silent' }))
+  const app = await buildServer(ctx, pino({ level: 'silent' }), { consoleDir: options.consoleDir })
   const origin = await app.listen({ host: '127.0.0.1', port: 0 })
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { JobRunner } from '../../src/jobs/runner.js'
+import { createTenant, type Tenant } from '../support/factories.js'
+import { tinyPdf } from '../support/knowledge-base.js'
+import { startTestApp, type TestApp } from '../support/test-app.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const root = resolve(import.meta.dirname, '../..')
+/** Screenshots of every page at both widths, for a person to look at (ignored by git). */
+const SHOTS = join(root, '.tmp/screenshots')
+const WIDTHS = [1440, 360] as const
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+const available = existsSync(CHROMIUM)
+if (!available) console.log(`Chromium (${CHROMIUM}) not installed: the console tests are SKIPPED; .ci/run installs it`)
+
+interface AxeViolation {
+  id: string
+  impact: string | null
+  nodes: { target: string[] }[]
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe
+    return (await axe.run()).violations
+  })
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+describe.skipIf(!available)('the web console in headless Chromium', () => {
+  let t: TestApp
+  let runner: JobRunner
+  let tenant: Tenant
+  let browser: Browser
+  let consoleDir: string
+  const cspViolations: string[] = []
+  const axeFindings: string[] = []
+
+  beforeAll(async () => {
+    consoleDir = mkdtempSync(join(tmpdir(), 'lantern-console-'))
+    await build({
+      configFile: join(root, 'web/vite.config.ts'),
+      build: { outDir: consoleDir, emptyOutDir: true },
+      logLevel: 'silent',
+    })
+    t = await startTestApp('sqlite', { consoleDir })
+    runner = t.ctx.createJobRunner({ owner: `test-${randomUUID()}`, concurrency: 2 })
+    runner.start()
+    tenant = await createTenant(t)
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    mkdirSync(SHOTS, { recursive: true })
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await runner?.stop(0)
+    await t?.close()
+    rmSync(consoleDir, { recursive: true, force: true })
+  })
+
+  async function newPage(width: number = WIDTHS[0]): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true })
+    const page = await context.newPage()
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text())
+    })
+    page.on('dialog', (dialog) => void dialog.accept())
+    return { context, page }
+  }
+
+  async function signIn(page: Page, secret = tenant.credentials.clientSecret): Promise<void> {
+    await page.goto(t.origin)
+    await page.getByLabel('App name').fill(tenant.credentials.appName)
+    await page.getByLabel('Client id').fill(tenant.credentials.clientId)
+    await page.getByLabel('Client secret').fill(secret)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+  }
+
+  /** Screenshots at both widths, and axe-core's findings, of the page at `hash`. */
+  async function lookAt(page: Page, name: string): Promise<void> {
+    axeFindings.push(...(await seriousViolations(page)).map((finding) => `${name}: ${finding}`))
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
+    }
+    await page.setViewportSize({ width: WIDTHS[0], height: 900 })
+  }
+
+  it('is served at / with a Content-Security-Policy that allows no inline script or other origin', async () => {
+    const response = await fetch(`${t.origin}/`)
+    expect(response.status).toBe(200)
+    const csp = response.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toContain('unsafe-inline')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    const html = await response.text()
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/)
+    expect(html).not.toMatch(/https?:\/\//)
+  })
+
+  it('walks sign-in, folder, uploads, bot, a cited answer opened at its page, export, delete and sign-out', async () => {
+    const { context, page } = await newPage()
+    await page.goto(t.origin)
+    await lookAt(page, '01-sign-in')
+    await signIn(page)
+    await expect.poll(() => page.getByRole('navigation', { name: 'main' }).isVisible()).toBe(true)
+
+    // Knowledge base: a folder, then a PDF and a spreadsheet uploaded into it, watched until ready.
+    await page.getByRole('link', { name: 'Knowledge base' }).click()
+    await page.getByLabel('Folder name').fill('reports')
+    await page.getByRole('button', { name: 'New folder' }).click()
+    await page.getByRole('button', { name: 'reports/' }).click()
+    await expect.poll(() => page.locator('.path code').textContent()).toBe('/reports/')
+    const files = mkdtempSync(join(tmpdir(), 'lantern-console-files-'))
+    writeFileSync(join(files, 'policy.pdf'), tinyPdf('Annual leave is 25 days per year for every employee.'))
+    writeFileSync(join(files, 'sales.csv'), 'region,amount\nNorth,1250\nSouth,980\n')
+    await page.getByLabel('Upload files').setInputFiles([join(files, 'policy.pdf'), join(files, 'sales.csv')])
+    const rows = page.locator('tbody tr')
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2)
+    await expect
+      .poll(() => page.locator('td.state.PROCESSED').count(), { timeout: 60_000, interval: 500 })
+      .toBe(2)
+    await lookAt(page, '02-knowledge-base')
+
+    // A bot scoped to the folder.
+    await page.getByRole('link', { name: 'Bots' }).click()
+    await page.getByLabel('Label').fill('Policies')
+    await page.getByLabel('Description', { exact: true }).fill('Answers from the reports folder')
+    await page.getByLabel('Prompt', { exact: true }).fill('Answer from the documents.')
+    await page.getByLabel('Folders (scope)').fill('/reports/')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect.poll(() => page.getByRole('heading', { name: 'Policies' }).isVisible()).toBe(true)
+    await lookAt(page, '03-bots')
+
+    // A chat with that bot: the answer streams in, cites the PDF's page, and the source opens.
+    await page.getByRole('link', { name: 'Chat' }).click()
+    await page.getByLabel('Bot').selectOption({ label: 'Policies' })
+    await page.getByLabel('Title').fill('Leave')
+    await page.getByRole('button', { name: 'Start chat' }).click()
+    await page.getByLabel('Ask a question').fill('How many days of annual leave does an employee get?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+    const answer = page.locator('article.message.assistant:not(.streaming)')
+    await expect.poll(() => answer.count(), { timeout: 30_000 }).toBe(1)
+    expect(await answer.locator('.answer-text').textContent()).toContain('25 days')
+    const source = answer.locator('.sources li').first()
+    expect(await source.locator('.source-name').textContent()).toBe('/reports/policy.pdf')
+    expect(await source.locator('.source-where').textContent()).toBe('page 1')
+    await lookAt(page, '04-chat')
+    await source.getByRole('button', { name: 'Open' }).click()
+    const viewer = page.getByRole('dialog')
+    expect(await viewer.locator('.quoted').textContent()).toContain('Annual leave is 25 days')
+    await lookAt(page, '05-source')
+    await viewer.getByRole('button', { name: 'Close' }).click()
+
+    // Export, then delete the chat.
+    const download = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Markdown' }).click()
+    expect((await download).suggestedFilename()).toBe('Leave.md')
+    await page.locator('.chat-list li', { hasText: 'Leave' }).getByRole('button', { name: 'Delete' }).click()
+    await expect.poll(() => page.locator('.chat-list li', { hasText: 'Leave' }).count()).toBe(0)
+
+    await page.getByRole('link', { name: 'Company' }).click()
+    await expect.poll(() => page.locator('.facts').isVisible()).toBe(true)
+    await lookAt(page, '06-company')
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    expect(await page.getByRole('status').textContent()).toBe('You are signed out.')
+    await context.close()
+    rmSync(files, { recursive: true, force: true })
+
+    expect(cspViolations).toEqual([])
+    expect(axeFindings).toEqual([])
+  }, 180_000)
+
+  it('shows a wrong secret, an ended session and a failed upload as readable messages', async () => {
+    const { context, page } = await newPage()
+    await signIn(page, 'not-the-secret')
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/credentials|client/i)
+
+    // A token the service no longer accepts: the first call sends the user back to sign in.
+    await page.evaluate(() =>
+      (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem(
+        'lantern.session',
+        JSON.stringify({ token: 'lantern_revoked', expiresAt: Date.now() + 3_600_000, appName: 'x' }),
+      ),
+    )
+    await page.reload()
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Your session has ended. Sign in again.')
+
+    await signIn(page)
+    await page.getByRole('link', { name: 'Knowledge base' }).click()
+    const files = mkdtempSync(join(tmpdir(), 'lantern-console-files-'))
+    writeFileSync(join(files, 'broken.pdf'), '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<<>>\n%%EOF\n')
+    await page.getByLabel('Upload files').setInputFiles(join(files, 'broken.pdf'))
+    const failed = page.locator('td.state.ERROR')
+    await expect.poll(() => failed.count(), { timeout: 60_000, interval: 500 }).toBe(1)
+    expect((await failed.locator('.problem').textContent())?.length).toBeGreaterThan(10)
+    await lookAt(page, '07-upload-error')
+    await context.close()
+    rmSync(files, { recursive: true, force: true })
+    expect(cspViolations).toEqual([])
+  }, 120_000)
+})

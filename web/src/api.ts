@@ -1,0 +1,141 @@
+import { readEvents } from './sse'
+import { t } from './strings'
+
+export const API = '/apif/v2'
+
+/** A refused request: the problem's `detail` is what the user reads, `code` what the console checks. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+  ) {
+    super(detail)
+  }
+}
+
+export interface RequestOptions {
+  readonly json?: unknown
+  readonly query?: Record<string, string | number | boolean | undefined>
+  readonly accept?: string
+}
+
+/** The public HTTP API as the console uses it: bearer token, problem+json errors, 401 handled once. */
+export class Api {
+  constructor(
+    private readonly token: () => string | null,
+    /** Told of a 401: the token ended or was revoked. */
+    private readonly onUnauthorized: () => void,
+  ) {}
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const response = await this.send(method, path, options)
+    if (response.status === 204) return undefined as T
+    const type = response.headers.get('content-type') ?? ''
+    return (type.includes('json') ? await response.json() : await response.text()) as T
+  }
+
+  /** The raw response, for streams and downloads; a refusal is thrown as ApiError. */
+  async send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const url = new URL(`${API}${path}`, location.origin)
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value))
+    }
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' }
+    const token = this.token()
+    if (token) headers.authorization = `Bearer ${token}`
+    if (options.json !== undefined) headers['content-type'] = 'application/json'
+    let response: Response
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: options.json === undefined ? undefined : JSON.stringify(options.json),
+      })
+    } catch {
+      throw new ApiError(0, 'network', t.errors.network)
+    }
+    if (!response.ok) throw await this.refusal(response)
+    return response
+  }
+
+  /** Send-message as a stream: `onToken` gets the answer as it is written; resolves with the message. */
+  async ask<T>(chatId: string, body: unknown, onToken: (text: string) => void): Promise<T> {
+    const response = await this.send('POST', `/chat/${chatId}/messages`, { json: body, accept: 'text/event-stream' })
+    if (!response.body) throw new ApiError(0, 'network', t.errors.network)
+    let message: T | undefined
+    for await (const event of readEvents(response.body)) {
+      if (event.event === 'token') onToken((JSON.parse(event.data) as { text: string }).text)
+      else if (event.event === 'message') message = JSON.parse(event.data) as T
+      else if (event.event === 'error') {
+        const problem = JSON.parse(event.data) as { code?: string; detail?: string }
+        throw new ApiError(500, problem.code ?? 'internal', problem.detail ?? t.errors.unknown)
+      }
+    }
+    if (message === undefined) throw new ApiError(0, 'network', t.errors.network)
+    return message
+  }
+
+  /** Uploads one file with its form fields; `onProgress` gets the share sent, 0 to 1. */
+  upload(
+    companyId: string,
+    file: File,
+    fields: Record<string, string>,
+    onProgress: (share: number) => void,
+  ): Promise<{ id: string }> {
+    const form = new FormData()
+    for (const [key, value] of Object.entries(fields)) form.append(key, value)
+    form.append('files', file, file.name)
+    return uploadWithProgress(
+      new XMLHttpRequest(),
+      `${API}/company/${companyId}/knowledge-base`,
+      this.token(),
+      form,
+      onProgress,
+    ).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) this.onUnauthorized()
+      throw error
+    })
+  }
+
+  private async refusal(response: Response): Promise<ApiError> {
+    if (response.status === 401) this.onUnauthorized()
+    return problemOf(response.status, await response.text())
+  }
+}
+
+/** The ApiError a refused response's body describes (problem+json), or a plain one. */
+export function problemOf(status: number, body: string): ApiError {
+  try {
+    const problem = JSON.parse(body) as { code?: string; detail?: string; title?: string }
+    return new ApiError(status, problem.code ?? 'error', problem.detail ?? problem.title ?? t.errors.unknown)
+  } catch {
+    return new ApiError(status, 'error', body.trim() || t.errors.unknown)
+  }
+}
+
+/** Sends `form` with XMLHttpRequest, which reports upload progress (fetch does not). */
+export function uploadWithProgress(
+  request: XMLHttpRequest,
+  url: string,
+  token: string | null,
+  form: FormData,
+  onProgress: (share: number) => void,
+): Promise<{ id: string }> {
+  return new Promise((resolve, reject) => {
+    request.open('POST', url)
+    request.setRequestHeader('accept', 'application/json')
+    if (token) request.setRequestHeader('authorization', `Bearer ${token}`)
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(Math.min(1, event.loaded / event.total))
+    }
+    request.onload = () => {
+      if (request.status >= 200 && request.status < 300) {
+        onProgress(1)
+        resolve(JSON.parse(request.responseText) as { id: string })
+      } else reject(problemOf(request.status, request.responseText))
+    }
+    request.onerror = () => reject(new ApiError(0, 'network', t.errors.network))
+    request.send(form)
+  })
+}

@@ -1,0 +1,237 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { MessageView } from '../components/answer'
+import { Problem } from '../components/problem'
+import { SourceViewer } from '../components/source-viewer'
+import { useWorkspace } from '../context'
+import { t } from '../strings'
+import type { Bot, Chat, Message, Source } from '../types'
+
+const HISTORY = 100
+
+export function ChatPage() {
+  const { api, companyId, defaultBotId } = useWorkspace()
+  const [chats, setChats] = useState<Chat[]>([])
+  const [bots, setBots] = useState<Bot[]>([])
+  const [archived, setArchived] = useState(false)
+  const [current, setCurrent] = useState<Chat | null>(null)
+  const [error, setError] = useState<unknown>(null)
+
+  async function loadChats() {
+    try {
+      setChats(await api.request<Chat[]>('GET', '/chat', { query: { archived, limit: 50 } }))
+    } catch (caught) {
+      setError(caught)
+    }
+  }
+
+  useEffect(() => {
+    void loadChats()
+  }, [archived])
+  useEffect(() => {
+    api
+      .request<Bot[]>('GET', `/company/${companyId}/bot`, { query: { limit: 100 } })
+      .then(setBots, setError)
+  }, [])
+
+  async function create(event: Event) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget as HTMLFormElement)
+    try {
+      const chat = await api.request<Chat>('POST', '/chat', {
+        json: { title: String(form.get('title') || t.chat.untitled), bot_id: String(form.get('bot_id')) },
+      })
+      setCurrent({ ...chat, bot_id: String(form.get('bot_id')) })
+      await loadChats()
+    } catch (caught) {
+      setError(caught)
+    }
+  }
+
+  async function change(chat: Chat, patch: Partial<Chat>) {
+    try {
+      await api.request('PATCH', `/chat/${chat.id}`, { json: patch })
+      if (patch.archived !== undefined && current?.id === chat.id) setCurrent(null)
+      await loadChats()
+    } catch (caught) {
+      setError(caught)
+    }
+  }
+
+  async function remove(chat: Chat) {
+    if (!confirm(t.chat.confirmDelete(chat.title))) return
+    try {
+      await api.request('DELETE', `/chat/${chat.id}`)
+      if (current?.id === chat.id) setCurrent(null)
+      await loadChats()
+    } catch (caught) {
+      setError(caught)
+    }
+  }
+
+  return (
+    <div class="chat-layout">
+      <aside class="chat-list" aria-label={t.chat.chats}>
+        <h2>{t.chat.chats}</h2>
+        <form onSubmit={create} class="new-chat">
+          <label>
+            {t.chat.bot}
+            <select name="bot_id" required>
+              {bots.map((bot) => (
+                <option value={bot.id} selected={bot.id === defaultBotId} key={bot.id}>
+                  {bot.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t.chat.title}
+            <input name="title" placeholder={t.chat.untitled} maxLength={200} />
+          </label>
+          <button type="submit" class="primary">
+            {t.chat.create}
+          </button>
+        </form>
+        <label class="inline">
+          <input type="checkbox" checked={archived} onChange={() => setArchived(!archived)} />
+          {t.chat.archived}
+        </label>
+        {chats.length === 0 && <p class="hint">{t.chat.empty}</p>}
+        <ul>
+          {chats.map((chat) => (
+            <li key={chat.id} class={current?.id === chat.id ? 'selected' : ''}>
+              <button type="button" class="link chat-title" onClick={() => setCurrent(chat)}>
+                {chat.title}
+              </button>
+              <span class="row-actions">
+                <button
+                  type="button"
+                  class="small"
+                  onClick={() => {
+                    const title = prompt(t.chat.rename, chat.title)
+                    if (title) void change(chat, { title })
+                  }}
+                >
+                  {t.chat.rename}
+                </button>
+                <button type="button" class="small" onClick={() => change(chat, { archived: !chat.archived })}>
+                  {chat.archived ? t.chat.unarchive : t.chat.archive}
+                </button>
+                <button type="button" class="small danger" onClick={() => remove(chat)}>
+                  {t.chat.delete}
+                </button>
+              </span>
+            </li>
+          ))}
+        </ul>
+        <Problem error={error} />
+      </aside>
+      {current ? (
+        <Conversation chat={current} bot={bots.find((bot) => bot.id === current.bot_id)} key={current.id} />
+      ) : (
+        <section class="conversation empty">
+          <p class="hint">{t.chat.pick}</p>
+        </section>
+      )}
+    </div>
+  )
+}
+
+function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
+  const { api } = useWorkspace()
+  const [messages, setMessages] = useState<Message[]>([])
+  const [streaming, setStreaming] = useState<string | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [opened, setOpened] = useState<Source | null>(null)
+  const end = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    api
+      .request<{ history: Message[] }>('GET', `/chat/${chat.id}/messages`, { query: { size: HISTORY } })
+      .then((body) => setMessages(body.history), setError)
+  }, [chat.id])
+  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [messages, streaming])
+
+  async function ask(event: Event) {
+    event.preventDefault()
+    const form = event.currentTarget as HTMLFormElement
+    const data = new FormData(form)
+    const message = String(data.get('message') ?? '').trim()
+    if (!message) return
+    setError(null)
+    setMessages((all) => [...all, { actor: 'user', text: message }])
+    setStreaming('')
+    form.reset()
+    try {
+      const body: Record<string, unknown> = { message }
+      if (data.get('auto') === 'on') body.auto_document_selector = true
+      const answer = await api.ask<Message>(chat.id, body, (text) => setStreaming((sofar) => (sofar ?? '') + text))
+      setMessages((all) => [...all, { ...answer, actor: 'assistant' }])
+    } catch (caught) {
+      setError(caught)
+    } finally {
+      setStreaming(null)
+    }
+  }
+
+  async function exportAs(type: 'text' | 'markdown') {
+    try {
+      const text = await api.request<string>('POST', `/chat/${chat.id}/messages/export`, {
+        json: { export_type: type, title: chat.title, summary_type: 'ai' },
+        accept: 'text/plain, text/markdown',
+      })
+      const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }))
+      const link = document.createElement('a')
+      link.href = url
+      link.download = `${chat.title}.${type === 'markdown' ? 'md' : 'txt'}`
+      link.click()
+      setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    } catch (caught) {
+      setError(caught)
+    }
+  }
+
+  return (
+    <section class="conversation" aria-label={chat.title}>
+      <header class="conversation-head">
+        <h2>{chat.title}</h2>
+        <span class="row-actions">
+          {t.chat.export}:
+          <button type="button" class="small" onClick={() => exportAs('text')}>
+            {t.chat.exportText}
+          </button>
+          <button type="button" class="small" onClick={() => exportAs('markdown')}>
+            {t.chat.exportMarkdown}
+          </button>
+        </span>
+      </header>
+      <div class="messages" aria-live="polite">
+        {messages.map((message, i) => (
+          <MessageView message={message} messageKey={`m${i}`} onOpen={setOpened} key={`${i}-${message.actor}`} />
+        ))}
+        {streaming !== null && (
+          <article class="message assistant streaming" aria-busy="true">
+            <p>{streaming || t.chat.thinking}</p>
+          </article>
+        )}
+        <div ref={end} />
+      </div>
+      <Problem error={error} />
+      <form class="composer" onSubmit={ask}>
+        <label class="visually-hidden" for="question">
+          {t.chat.ask}
+        </label>
+        <textarea id="question" name="message" rows={2} required placeholder={t.chat.ask} maxLength={10_000} />
+        {bot?.auto_document_selector === 'choose' && (
+          <label class="inline">
+            <input type="checkbox" name="auto" />
+            {t.chat.autoSelect}
+          </label>
+        )}
+        <button type="submit" class="primary" disabled={streaming !== null}>
+          {t.chat.send}
+        </button>
+      </form>
+      {opened && <SourceViewer source={opened} onClose={() => setOpened(null)} />}
+    </section>
+  )
+}
