@@ -1,60 +1,21 @@
 import { LruMap } from '../lib/lru.js'
-import { pathWords } from '../retrieval/context/context-terms.js'
-import type { DocumentSpan } from '../retrieval/context/span.js'
 import type { RetrievedChunk } from '../retrieval/types.js'
 import { analyze, DEFAULT_LANGUAGE } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
-import { mentions, type NamedThing } from '../text/names.js'
+import { mentions } from '../text/names.js'
 import { termsAndPairs } from '../text/pairs.js'
+import type { Candidate } from './extractive/candidate.js'
+import { bestCandidates, spreadCandidates } from './extractive/choose.js'
+import { contextText } from './extractive/context-text.js'
+import { eligibleSources } from './extractive/eligible-sources.js'
+import { EXTRACTIVE_DEFAULTS, type ExtractiveOptions } from './extractive/options.js'
 import { type Passage, passagesOf } from './extractive/passages.js'
+import { periodFit } from './extractive/period-fit.js'
+import { presence } from './extractive/presence.js'
+import { quoteLines } from './extractive/quote-lines.js'
 import { OutputGuard } from './output-guard.js'
 import { PHRASES } from './phrases.js'
 import type { Answer, Answerer, AnswerInput } from './types.js'
-
-/** Tuning of the extractive answerer. */
-export interface ExtractiveOptions {
-  /** Most passages quoted in one answer about one document or one subject. */
-  readonly maxSentences: number
-  /** Most documents quoted (one passage each) when the question spans several: a trend, a comparison. */
-  readonly maxSpread: number
-  /**
-   * Least share of the question's term weight one source (a chunk: all its passages, its heading
-   * and its document's context together) must contain for anything to be quoted; below it the
-   * answer is "not found".
-   */
-  readonly minEvidence: number
-  /**
-   * Least share of the whole question (weighed by its terms' idf in the knowledge base, the terms no
-   * source has counting too) that the sources hold together: below it they share only a word or two.
-   */
-  readonly minPresence: number
-  /** Least share of the question's term weight a quoted passage (with its context) must contain. */
-  readonly minCoverage: number
-  /** Least distinct question terms a quoted passage must itself contain (with a row's head). */
-  readonly minTerms: number
-  /** Passages sharing more than this share of their terms with a quoted one are near-duplicates. */
-  readonly duplicateOverlap: number
-  /** Longest quoted passage, in characters (longer ones are cut at a word boundary). */
-  readonly maxSentenceChars: number
-}
-
-export const EXTRACTIVE_DEFAULTS: ExtractiveOptions = {
-  maxSentences: 3,
-  maxSpread: 8,
-  minEvidence: 0.4,
-  minPresence: 0.25,
-  minCoverage: 0.2,
-  minTerms: 2,
-  duplicateOverlap: 0.7,
-  maxSentenceChars: 500,
-}
-
-interface Candidate {
-  readonly source: number
-  readonly passage: Passage
-  readonly score: number
-  readonly coverage: number
-}
 
 /**
  * How much a passage that has all the question's word pairs (of those some passage has) gains over
@@ -68,73 +29,6 @@ const NUMBER = /^\d[\d.,]*$/
 
 /** Chunk texts whose passages stay analysed (a few MiB). */
 const PASSAGE_CACHE_CHUNKS = 2048
-
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text
-  const cut = text.slice(0, max)
-  const space = cut.lastIndexOf(' ')
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
-}
-
-function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0
-  let shared = 0
-  for (const term of a) if (b.has(term)) shared++
-  return shared / Math.min(a.size, b.size)
-}
-
-/** The words that say what a chunk's document is: its card (who, what, when) and its file name and folders. */
-function contextText(chunk: RetrievedChunk): string {
-  const { filename, folders } = pathWords(chunk.objectName)
-  const card = chunk.card
-  const parts = [filename, folders]
-  if (card) parts.push(...card.subjects, card.title ?? '', card.kind ?? '', card.period?.label ?? '')
-  return parts.filter(Boolean).join('\n')
-}
-
-/**
- * Which sources may answer, by who the question is about (its span): when it names subjects
- * that documents are about, only those documents' chunks (another company's look-alike passage
- * answers nothing). When it names no such subject, a name it gives that no document is about must
- * be, every word of it, in a source's text, and only such sources may answer; a word in capitals
- * (`AMCOR` or `USD`?) counts as such a name only when the knowledge base has none of its words at
- * all (`unseen`), and a quoted passage must name them too (`names`): the chunk of another company
- * that mentions them once answers nothing about them elsewhere. Null when no source may: the answer
- * is "not found".
- */
-function eligibleSources(
-  sources: readonly RetrievedChunk[],
-  span: DocumentSpan | undefined,
-  unseen: (term: string) => boolean,
-): { sources: Set<number>; names: NamedThing[] } | null {
-  let eligible = new Set(sources.map((_, index) => index))
-  const names: NamedThing[] = []
-  if (!span) return { sources: eligible, names }
-  const named = new Set(span.subjects.flatMap((subject) => subject.documents))
-  const lookup = (source: RetrievedChunk) => source.chunkId.startsWith('lookup:')
-  if (named.size > 0) {
-    eligible = new Set(
-      [...eligible].filter(
-        (index) => named.has(sources[index]?.documentId ?? '') || lookup(sources[index] as RetrievedChunk),
-      ),
-    )
-  }
-  for (const name of span.unknownNames) {
-    // Beside a subject the documents know, another name is another name of it (`Block (formerly
-    // Square)`), a product, or a second subject the knowledge base lacks: its documents still answer.
-    if (named.size > 0) break
-    // An unknown word in capitals is a name only if the knowledge base never has it (`USD` it has).
-    if (!name.certain && !name.terms.every(unseen)) continue
-    eligible = new Set(
-      [...eligible].filter((index) => {
-        const source = sources[index] as RetrievedChunk
-        return mentions(source.text, name) || mentions(contextText(source), name)
-      }),
-    )
-    names.push(name)
-  }
-  return [...eligible].some((index) => !lookup(sources[index] as RetrievedChunk)) ? { sources: eligible, names } : null
-}
 
 /**
  * The offline answerer (DESIGN §6): quotes the passages of the retrieved chunks that best answer
@@ -204,19 +98,8 @@ export class ExtractiveAnswerer implements Answerer {
       return { text: phrases.notFound, cited: [], notFound: true }
     }
     const spread = picked.length > 1 && new Set(picked.map((c) => sources[c.source]?.documentId)).size > 1
-    const cited: number[] = []
-    const lines: string[] = []
-    let previousHead = ''
-    for (const candidate of picked) {
-      if (!cited.includes(candidate.source)) cited.push(candidate.source)
-      const { passage } = candidate
-      const quote = `${clip(passage.text, this.options.maxSentenceChars)} [${candidate.source + 1}]`
-      const label = spread && input.span?.spread ? documentLabel(sources[candidate.source] as RetrievedChunk) : ''
-      if (passage.head === '') lines.push(`- ${label}${quote}`)
-      else if (passage.head === previousHead && label === '') lines.push(`  ${quote}`)
-      else lines.push(`- ${label}${passage.head.split('\n').join('\n  ')}\n  ${quote}`)
-      previousHead = passage.head
-    }
+    const labelled = spread && Boolean(input.span?.spread)
+    const { lines, cited } = quoteLines(picked, sources, labelled, this.options.maxSentenceChars)
     const pieces = [phrases.intro, ...lines]
     pieces.forEach((piece, index) => {
       onToken?.(index === 0 ? piece : `\n${piece}`)
@@ -325,86 +208,9 @@ export class ExtractiveAnswerer implements Answerer {
     })
     candidates.sort((a, b) => b.score - a.score || a.source - b.source)
     if (candidates.length === 0) return []
-    return this.spreadOver(candidates, sources, input.span) ?? this.best(candidates)
+    return (
+      spreadCandidates(candidates, sources, input.span, this.options.maxSpread) ??
+      bestCandidates(candidates, this.options)
+    )
   }
-
-  /** The best passages, near-duplicates skipped, far weaker ones (under half the best) left out. */
-  private best(candidates: readonly Candidate[]): Candidate[] {
-    const best = candidates[0]
-    if (!best) return []
-    const chosen: Candidate[] = []
-    for (const candidate of candidates) {
-      if (chosen.length === this.options.maxSentences) break
-      if (candidate.score < best.score * 0.5) break
-      const terms = candidate.passage.terms
-      if (chosen.some((kept) => overlap(kept.passage.terms, terms) > this.options.duplicateOverlap)) continue
-      chosen.push(candidate)
-    }
-    return chosen
-  }
-
-  /**
-   * One passage per document of a span over several documents, in the span's order; undefined when
-   * the question spans one document, or fewer than two of its documents have a passage to quote.
-   */
-  private spreadOver(
-    candidates: readonly Candidate[],
-    sources: readonly RetrievedChunk[],
-    span: DocumentSpan | undefined,
-  ): Candidate[] | undefined {
-    if (!span?.spread) return undefined
-    const chosen: Candidate[] = []
-    for (const documentId of span.documents) {
-      const best = candidates.find((candidate) => sources[candidate.source]?.documentId === documentId)
-      if (best) chosen.push(best)
-      if (chosen.length === this.options.maxSpread) break
-    }
-    return chosen.length >= 2 ? chosen : undefined
-  }
-}
-
-/**
- * How much of the question the sources hold at all: the share of its terms' weight in the whole
- * knowledge base (retrieval's idf: the words of an instruction every filing uses weigh little)
- * found in some source; words no chunk of the knowledge base has are left out. Without retrieval's
- * weights, every term weighs the same.
- */
-function presence(input: AnswerInput, questionTerms: readonly string[], has: (term: string) => boolean): number {
-  const query = input.query
-  let found = 0
-  let total = 0
-  if (query && query.weights.length === query.terms.length && query.terms.length > 0) {
-    query.terms.forEach((term, index) => {
-      const weight = query.weights[index] ?? 0
-      // A word no chunk of the knowledge base has (an instruction's, `fy2023` written as `fiscal
-      // 2023`) can be in no source: it says nothing of these sources in particular.
-      if (query.frequencies[index] === 0) return
-      total += weight
-      if (has(term)) found += weight
-    })
-  } else {
-    for (const term of questionTerms) {
-      total += 1
-      if (has(term)) found += 1
-    }
-  }
-  return total > 0 ? found / total : 0
-}
-
-/**
- * How well a document's period fits the period a question names (1 for a perfect fit, half for a
- * document of another period): the annual report of `FY2021` is quoted before the next year's,
- * which repeats its figures as comparatives. Every document fits alike when the question names no
- * period, or spans several.
- */
-function periodFit(span: DocumentSpan | undefined): (documentId: string) => number {
-  if (!span || span.spread || span.periodScores.size === 0) return () => 1
-  return (documentId) => 0.5 + 0.5 * Math.min(1, span.periodScores.get(documentId) ?? 0)
-}
-
-/** What tells a quoted document apart in a trend or a comparison: its subject and period, as its card says. */
-function documentLabel(chunk: RetrievedChunk): string {
-  const card = chunk.card
-  const parts = [card?.subjects[0], card?.period?.label].filter((part): part is string => !!part)
-  return parts.length > 0 ? `${parts.join(', ')}: ` : ''
 }

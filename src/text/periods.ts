@@ -18,7 +18,8 @@ export {
   type PeriodScore,
   WHOLE,
 } from './periods/match.js'
-export { type MentionForm, type PeriodGrain, type PeriodMention, periodsIn } from './periods/mentions.js'
+export type { MentionForm, PeriodGrain, PeriodMention } from './periods/mentions/period-mention.js'
+export { periodsIn } from './periods/mentions.js'
 export { MONTH_PATTERN, monthNumber } from './periods/months.js'
 export type { Period } from './periods/period.js'
 export {

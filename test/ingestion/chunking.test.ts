@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type ChunkingContext, chunkDocument } from '../../src/ingestion/chunking/chunker.js'
+import { chunkDocument } from '../../src/ingestion/chunking/chunker.js'
+import type { ChunkingContext } from '../../src/ingestion/chunking/chunking-options.js'
 import { countTokens } from '../../src/ingestion/chunking/tokens.js'
 import type { Block, ParsedDocument, TableBlock } from '../../src/ingestion/model.js'
 import type { ChunkDraft } from '../../src/ingestion/pipeline/pipeline-types.js'

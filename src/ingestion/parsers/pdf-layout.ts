@@ -1,7 +1,8 @@
 import { oneLine, visibleLength } from '../../lib/whitespace.js'
 import type { Block } from '../model.js'
 import type { CellSpan, FontProfile, Furniture, PdfLine, PdfTextItem } from './pdf-lines.js'
-import { pageTables, type TableCarry } from './pdf-tables.js'
+import type { TableCarry } from './pdf-table-page.js'
+import { pageTables } from './pdf-tables.js'
 import { joinLines } from './text-blocks.js'
 
 /** A gap wider than this many font sizes separates table cells (word spaces are ~0.3). */

@@ -1,8 +1,11 @@
-import type { ChunkPosting, DocumentContextRecord, IndexedChunk, LanguageStats } from '../../storage/ports/search.js'
-import { BM25_K1, idf, lengthNorm } from '../bm25.js'
+import type { DocumentContextRecord, IndexedChunk, LanguageStats } from '../../storage/ports/search.js'
+import { idf, lengthNorm } from '../bm25.js'
 import { refCode } from '../chunk-ref.js'
 import { DocumentContextIndex } from '../context/document-context.js'
+import type { DocumentBatch, IndexScoring, ScoredChunk } from './company-index-types.js'
+import { kthLargest } from './kth-largest.js'
 import { mergeSegments, type Segment, SegmentBuilder } from './segment.js'
+import { addTermScores, type TermRun, termRuns } from './segment-scores.js'
 
 /** A document's chunks in the index: a run of consecutive chunk ordinals. */
 export interface DocumentEntry {
@@ -13,35 +16,6 @@ export interface DocumentEntry {
   readonly languages: ReadonlyMap<string, { chunkCount: number; totalTerms: number }>
   /** The segment holding its postings (a merge moves them). */
   segment: Segment | undefined
-}
-
-/** The documents of one load or refresh: their chunks and postings. */
-export interface DocumentBatch {
-  /** Every document the batch is about: those without chunks here are removed from the index. */
-  readonly documentIds: readonly string[]
-  readonly chunks: readonly IndexedChunk[]
-  readonly postings: readonly ChunkPosting[]
-  /** The context (path, card, language) of the batch's documents that are searchable. */
-  readonly contexts: readonly DocumentContextRecord[]
-}
-
-/** A scored chunk of the in-memory index. */
-export interface ScoredChunk {
-  readonly chunkId: string
-  readonly documentId: string
-  readonly score: number
-}
-
-export interface IndexScoring {
-  /** idf of each query term (same order), over the searchable chunks. */
-  readonly weights: number[]
-  /** Number of searchable chunks holding each query term (same order). */
-  readonly frequencies: number[]
-  /**
-   * The chunks whose score reaches the `limit`-th best score (ties included), unsorted: the top
-   * `limit` once the caller breaks ties by object name and chunk idx.
-   */
-  readonly contenders: ScoredChunk[]
 }
 
 /** Segments kept before the smallest are merged. */
@@ -340,51 +314,19 @@ export class CompanyIndex {
       }
     }
     // Lists of each term in each segment, and document frequencies over live chunks.
-    const lists: Array<Array<{ segment: Segment; start: number; end: number }>> = []
+    const lists: TermRun[][] = []
     const weights: number[] = []
     const frequencies: number[] = []
     for (const term of terms) {
-      const runs: Array<{ segment: Segment; start: number; end: number }> = []
-      let df = 0
-      for (const segment of this.segments) {
-        const row = segment.terms.get(term)
-        if (row === undefined) continue
-        const start = segment.offsets[row] as number
-        const end = segment.offsets[row + 1] as number
-        runs.push({ segment, start, end })
-        if (segment.dead === 0) df += end - start
-        else for (let i = start; i < end; i++) df += this.alive[segment.ordinals[i] as number] as number
-      }
+      const { runs, df } = termRuns(this.segments, term, this.alive)
       lists.push(runs)
       frequencies.push(df)
       weights.push(idf(chunkCount, df))
     }
     if (this.scores.length < this.alive.length) this.scores = new Float64Array(this.alive.length)
     const scores = this.scores
-    // Term by term, so each chunk's score sums its contributions in term order (as rankWithWeights);
-    // the same float operations as rankWithWeights: (idf × tf × (k1 + 1)) / (tf + norm).
-    for (let t = 0; t < terms.length; t++) {
-      const scaled = BM25_K1 + 1
-      const weight = weights[t] as number
-      for (const { segment, start, end } of lists[t] ?? []) {
-        const ordinals = segment.ordinals
-        const tfs = segment.tfs
-        if (eligible === null) {
-          for (let i = start; i < end; i++) {
-            const ordinal = ordinals[i] as number
-            const tf = tfs[i] as number
-            scores[ordinal] = (scores[ordinal] as number) + (weight * tf * scaled) / (tf + (norms[ordinal] as number))
-          }
-        } else {
-          for (let i = start; i < end; i++) {
-            const ordinal = ordinals[i] as number
-            if (eligible[ordinal] === 0) continue
-            const tf = tfs[i] as number
-            scores[ordinal] = (scores[ordinal] as number) + (weight * tf * scaled) / (tf + (norms[ordinal] as number))
-          }
-        }
-      }
-    }
+    // Term by term, so each chunk's score sums its contributions in term order (as rankWithWeights).
+    for (let t = 0; t < terms.length; t++) addTermScores(scores, lists[t] ?? [], weights[t] as number, norms, eligible)
     // Every contribution is positive: the chunks met are those with a score above 0.
     if (boosts && boosts.size > 0) {
       const byDocument = new Float64Array(this.documentIds.length)
@@ -428,43 +370,4 @@ export class CompanyIndex {
     this.normsCount = this.ordinals
     return norms
   }
-}
-
-/** The `k`-th largest positive score among ordinals [0, count) (−Infinity when fewer): a size-k min-heap. */
-function kthLargest(scores: Float64Array, count: number, k: number): number {
-  if (k <= 0) return Number.POSITIVE_INFINITY
-  const heap = new Float64Array(k)
-  let size = 0
-  for (let ordinal = 0; ordinal < count; ordinal++) {
-    const value = scores[ordinal] as number
-    if (value === 0) continue
-    if (size < k) {
-      let i = size++
-      heap[i] = value
-      while (i > 0) {
-        const parent = (i - 1) >> 1
-        if ((heap[parent] as number) <= (heap[i] as number)) break
-        const swap = heap[parent] as number
-        heap[parent] = heap[i] as number
-        heap[i] = swap
-        i = parent
-      }
-    } else if (value > (heap[0] as number)) {
-      heap[0] = value
-      let i = 0
-      for (;;) {
-        const left = 2 * i + 1
-        const right = left + 1
-        let smallest = i
-        if (left < k && (heap[left] as number) < (heap[smallest] as number)) smallest = left
-        if (right < k && (heap[right] as number) < (heap[smallest] as number)) smallest = right
-        if (smallest === i) break
-        const swap = heap[smallest] as number
-        heap[smallest] = heap[i] as number
-        heap[i] = swap
-        i = smallest
-      }
-    }
-  }
-  return size < k ? Number.NEGATIVE_INFINITY : (heap[0] as number)
 }

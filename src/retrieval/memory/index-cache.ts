@@ -1,6 +1,7 @@
 import type { IndexFeed } from '../../storage/ports/search.js'
 import { refCode } from '../chunk-ref.js'
-import { CompanyIndex, type DocumentBatch } from './company-index.js'
+import { CompanyIndex } from './company-index.js'
+import type { DocumentBatch } from './company-index-types.js'
 import { TermRunBuilder } from './segment.js'
 
 /** Blocks of postings read per page while loading (bounds the rows held at once: about 270,000 postings). */

@@ -1,5 +1,5 @@
 import { dateParts } from './calendar.js'
-import type { PeriodMention } from './mentions.js'
+import type { PeriodMention } from './mentions/period-mention.js'
 import { monthNames } from './months.js'
 
 /** A date as a person writes it in a language: `July 2, 2023`, `2 juillet 2023`, `2. Juli 2023`, `2 de julio de 2023`. */

@@ -7,7 +7,7 @@ import {
   PERIOD_END_SLACK_DAYS,
   spanDays,
 } from './calendar.js'
-import type { PeriodGrain } from './mentions.js'
+import type { PeriodGrain } from './mentions/period-mention.js'
 import type { Period } from './period.js'
 import type { AbsoluteReference, PeriodReference, ReferenceGrain } from './references.js'
 

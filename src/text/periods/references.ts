@@ -1,4 +1,6 @@
-import { ordinal, type PeriodGrain, periodsIn } from './mentions.js'
+import { ordinal } from './mentions/ordinals.js'
+import type { PeriodGrain } from './mentions/period-mention.js'
+import { periodsIn } from './mentions.js'
 import type { Period } from './period.js'
 
 /** The length of period a relative reference is about; `any` for a report or filing of any length. */
