@@ -142,9 +142,7 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await page.getByLabel('Upload files').setInputFiles([join(files, 'policy.pdf'), join(files, 'sales.csv')])
     const rows = page.locator('tbody tr')
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2)
-    await expect
-      .poll(() => page.locator('td.state.PROCESSED').count(), { timeout: 60_000, interval: 500 })
-      .toBe(2)
+    await expect.poll(() => page.locator('td.state.PROCESSED').count(), { timeout: 60_000, interval: 500 }).toBe(2)
     await lookAt(page, '02-knowledge-base')
 
     // A bot scoped to the folder.

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { Api } from './api'
 import { Problem } from './components/problem'
-import { WorkspaceContext, type Workspace } from './context'
+import { type Workspace, WorkspaceContext } from './context'
 import { BotsPage } from './pages/bots'
 import { ChatPage } from './pages/chat'
 import { CompanyPage } from './pages/company'

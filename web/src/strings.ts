@@ -16,7 +16,14 @@ export const en = {
     expired: 'Your session has ended. Sign in again.',
     signedOut: 'You are signed out.',
   },
-  nav: { skip: 'Skip to content', chat: 'Chat', knowledgeBase: 'Knowledge base', bots: 'Bots', company: 'Company', signOut: 'Sign out' },
+  nav: {
+    skip: 'Skip to content',
+    chat: 'Chat',
+    knowledgeBase: 'Knowledge base',
+    bots: 'Bots',
+    company: 'Company',
+    signOut: 'Sign out',
+  },
   chat: {
     chats: 'Chats',
     newChat: 'New chat',
@@ -102,7 +109,10 @@ export const en = {
     storage: 'Knowledge base size',
     documents: 'Documents',
   },
-  states: { PENDING: 'Waiting', PROCESSING: 'Processing', PROCESSED: 'Ready', ERROR: 'Error' } as Record<string, string>,
+  states: { PENDING: 'Waiting', PROCESSING: 'Processing', PROCESSED: 'Ready', ERROR: 'Error' } as Record<
+    string,
+    string
+  >,
   errors: {
     network: 'Lantern cannot be reached. Check the connection and try again.',
     unknown: 'Something went wrong.',

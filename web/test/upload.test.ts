@@ -52,6 +52,9 @@ describe('an upload with progress', () => {
     )
     const refusal = uploadWithProgress(request, '/kb', null, new FormData(), () => {})
     await expect(refusal).rejects.toBeInstanceOf(ApiError)
-    await expect(refusal).rejects.toMatchObject({ code: 'already_exists', message: 'a document named a.pdf exists in /' })
+    await expect(refusal).rejects.toMatchObject({
+      code: 'already_exists',
+      message: 'a document named a.pdf exists in /',
+    })
   })
 })

@@ -27,11 +27,7 @@ function where(source: Source): string {
 }
 
 /** One message; an answer shows its sources, each with its place, quote and score. */
-export function MessageView(props: {
-  message: Message
-  messageKey: string
-  onOpen: (source: Source) => void
-}) {
+export function MessageView(props: { message: Message; messageKey: string; onOpen: (source: Source) => void }) {
   const { message, messageKey, onOpen } = props
   if (message.actor === 'user') {
     return (

@@ -28,19 +28,19 @@ export function ChatPage() {
     void loadChats()
   }, [archived])
   useEffect(() => {
-    api
-      .request<Bot[]>('GET', `/company/${companyId}/bot`, { query: { limit: 100 } })
-      .then(setBots, setError)
+    api.request<Bot[]>('GET', `/company/${companyId}/bot`, { query: { limit: 100 } }).then(setBots, setError)
   }, [])
 
   async function create(event: Event) {
     event.preventDefault()
-    const form = new FormData(event.currentTarget as HTMLFormElement)
+    const element = event.currentTarget as HTMLFormElement
+    const form = new FormData(element)
     try {
       const chat = await api.request<Chat>('POST', '/chat', {
         json: { title: String(form.get('title') || t.chat.untitled), bot_id: String(form.get('bot_id')) },
       })
       setCurrent({ ...chat, bot_id: String(form.get('bot_id')) })
+      element.reset()
       await loadChats()
     } catch (caught) {
       setError(caught)

@@ -110,6 +110,11 @@ export function KnowledgeBasePage() {
     }
   }
 
+  function openFolder(folder: string) {
+    setPath(folder)
+    setOffset(0)
+  }
+
   const parent = path === '/' ? null : `${path.slice(0, path.slice(0, -1).lastIndexOf('/') + 1)}`
   return (
     <section class="kb">
@@ -118,14 +123,21 @@ export function KnowledgeBasePage() {
         <p class="path">
           {t.kb.path}: <code>{path}</code>
           {parent !== null && (
-            <button type="button" class="small" onClick={() => (setPath(parent), setOffset(0))}>
+            <button type="button" class="small" onClick={() => openFolder(parent)}>
               {t.kb.up}
             </button>
           )}
         </p>
         <label>
           {t.kb.search}
-          <input type="search" value={search} onInput={(e) => (setSearch(e.currentTarget.value), setOffset(0))} />
+          <input
+            type="search"
+            value={search}
+            onInput={(e) => {
+              setSearch(e.currentTarget.value)
+              setOffset(0)
+            }}
+          />
         </label>
         <label class="inline">
           <input type="checkbox" checked={recursive} onChange={() => setRecursive(!recursive)} />
@@ -140,15 +152,14 @@ export function KnowledgeBasePage() {
           </label>
           <button type="submit">{t.kb.newFolder}</button>
         </form>
-        <div
-          class="dropzone"
-          onDragOver={(e) => e.preventDefault()}
-          onDrop={(e) => {
-            e.preventDefault()
-            void uploadAll([...(e.dataTransfer?.files ?? [])])
-          }}
-        >
-          <label>
+        <div class="dropzone">
+          <label
+            onDragOver={(e) => e.preventDefault()}
+            onDrop={(e) => {
+              e.preventDefault()
+              void uploadAll([...(e.dataTransfer?.files ?? [])])
+            }}
+          >
             {t.kb.upload}
             <input
               type="file"
@@ -193,7 +204,7 @@ export function KnowledgeBasePage() {
               <tr key={entry.id}>
                 <td>
                   {entry.is_folder ? (
-                    <button type="button" class="link" onClick={() => (setPath(entry.object_name), setOffset(0))}>
+                    <button type="button" class="link" onClick={() => openFolder(entry.object_name)}>
                       {recursive ? entry.object_name : nameOf(entry)}
                     </button>
                   ) : recursive ? (
