@@ -172,6 +172,10 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await source.getByRole('button', { name: 'Open' }).click()
     const viewer = page.getByRole('dialog')
     expect(await viewer.locator('.quoted').textContent()).toContain('Annual leave is 25 days')
+    // The cited page itself, drawn by pdf.js from the stored file.
+    await expect
+      .poll(() => viewer.locator('canvas.pdf-page[data-rendered="true"]').count(), { timeout: 20_000 })
+      .toBe(1)
     await lookAt(page, '05-source')
     await viewer.getByRole('button', { name: 'Close' }).click()
 

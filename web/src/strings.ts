@@ -52,6 +52,8 @@ export const en = {
     score: (score: number) => `score ${score.toFixed(2)}`,
     open: 'Open',
     download: 'Download',
+    noPreview: 'This page cannot be shown here; download the file to read it.',
+    loading: 'Loading…',
     close: 'Close',
     autoSelect: 'Let Lantern choose the documents',
     chosen: 'Documents chosen',

@@ -2,24 +2,40 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { useWorkspace } from '../context'
 import { t } from '../strings'
 import type { Source } from '../types'
+import { PdfPage } from './pdf-page'
 import { Problem } from './problem'
 
-/** A cited source opened: where it is, the passage quoted, and the original file to download. */
+/** The first page of `3` or `3-4`; null without one. */
+function firstPage(pageNumber: string | null): number | null {
+  const match = pageNumber?.match(/\d+/)
+  return match ? Number(match[0]) : null
+}
+
+/**
+ * A cited source opened: where it is, the passage quoted, the PDF page it is on drawn beside it, and
+ * the original file to download.
+ */
 export function SourceViewer({ source, onClose }: { source: Source; onClose: () => void }) {
   const { api, companyId } = useWorkspace()
   const dialog = useRef<HTMLDialogElement>(null)
   const [error, setError] = useState<unknown>(null)
+  const [pdf, setPdf] = useState<ArrayBuffer | null>(null)
+  const page = firstPage(source.page_number)
+  const isPdf = /\.pdf$/i.test(source.filename) && page !== null
 
   useEffect(() => {
     dialog.current?.showModal()
+    if (isPdf) fetchFile().then((blob) => blob.arrayBuffer().then(setPdf), setError)
   }, [])
+
+  async function fetchFile(): Promise<Blob> {
+    const response = await api.send('GET', `/company/${companyId}/knowledge-base/${source.id}/file`, { accept: '*/*' })
+    return response.blob()
+  }
 
   async function download() {
     try {
-      const response = await api.send('GET', `/company/${companyId}/knowledge-base/${source.id}/file`, {
-        accept: '*/*',
-      })
-      const url = URL.createObjectURL(await response.blob())
+      const url = URL.createObjectURL(await fetchFile())
       const link = document.createElement('a')
       link.href = url
       link.download = source.filename
@@ -38,6 +54,7 @@ export function SourceViewer({ source, onClose }: { source: Source; onClose: () 
         {source.row_idx && t.chat.rows(source.row_idx)}
       </p>
       <blockquote class="quoted">{source.chunk_content}</blockquote>
+      {isPdf && page !== null && (pdf ? <PdfPage data={pdf} page={page} /> : <p class="hint">{t.chat.loading}</p>)}
       <Problem error={error} />
       <div class="actions">
         <button type="button" onClick={download}>
