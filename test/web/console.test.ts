@@ -151,6 +151,7 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await page.getByLabel('Description', { exact: true }).fill('Answers from the reports folder')
     await page.getByLabel('Prompt', { exact: true }).fill('Answer from the documents.')
     await page.getByLabel('Folders (scope)').fill('/reports/')
+    await page.getByLabel('Data analysis').check()
     await page.getByRole('button', { name: 'Save' }).click()
     await expect.poll(() => page.getByRole('heading', { name: 'Policies' }).isVisible()).toBe(true)
     await lookAt(page, '03-bots')
@@ -178,6 +179,19 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
       .toBe(1)
     await lookAt(page, '05-source')
     await viewer.getByRole('button', { name: 'Close' }).click()
+
+    // A question over the spreadsheet is computed from its rows, which are cited.
+    await page.getByLabel('Compute the answer from these tables').check()
+    await page.getByLabel('/reports/sales.csv').check()
+    await page.getByLabel('Ask a question').fill('What is the total amount?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+    await expect.poll(() => answer.count(), { timeout: 30_000 }).toBe(2)
+    const computed = answer.nth(1)
+    expect(await computed.locator('.answer-text strong').first().textContent()).toBe('2230')
+    expect(await computed.locator('.answer-text code').first().textContent()).toContain('sum("amount")')
+    expect(await computed.locator('.sources li .source-name').first().textContent()).toBe('/reports/sales.csv')
+    expect(await computed.locator('.sources li .source-where').first().textContent()).toMatch(/^rows? /)
+    await lookAt(page, '04b-data-analysis')
 
     // Export, then delete the chat.
     const download = page.waitForEvent('download')

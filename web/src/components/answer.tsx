@@ -1,24 +1,6 @@
-import type { ComponentChildren } from 'preact'
+import { renderAnswer } from '../markdown'
 import { t } from '../strings'
 import type { Message, Source } from '../types'
-
-/** The answer's text with each `[n]` made a link to its source. */
-function withCitations(text: string, messageKey: string): ComponentChildren[] {
-  const parts: ComponentChildren[] = []
-  let last = 0
-  for (const match of text.matchAll(/\[(\d+)\]/g)) {
-    const index = match.index ?? 0
-    parts.push(text.slice(last, index))
-    parts.push(
-      <a class="cite" href={`#${messageKey}-source-${match[1]}`} aria-label={`source ${match[1]}`}>
-        [{match[1]}]
-      </a>,
-    )
-    last = index + match[0].length
-  }
-  parts.push(text.slice(last))
-  return parts
-}
 
 function where(source: Source): string {
   if (source.page_number) return t.chat.page(source.page_number)
@@ -40,13 +22,12 @@ export function MessageView(props: { message: Message; messageKey: string; onOpe
   return (
     <article class="message assistant" aria-label={t.chat.assistant}>
       {message.small_talk && <p class="badge">{t.chat.smallTalk}</p>}
-      <div class="answer-text">{withCitations(message.text, messageKey)}</div>
-      {message.analysis && (
-        <details class="analysis">
-          <summary>SQL</summary>
-          <pre>{message.analysis.plan}</pre>
-        </details>
-      )}
+      <div
+        class="answer-text"
+        // Safe: renderAnswer keeps none of the answer's own HTML (markdown.ts).
+        dangerouslySetInnerHTML={{ __html: renderAnswer(message.text, (n) => `#${messageKey}-source-${n}`) }}
+      />
+      {message.analysis && <p class="badge">{t.chat.analysis}</p>}
       {!message.small_talk && (
         <section class="sources" aria-label={t.chat.sources}>
           <h3>{t.chat.sources}</h3>

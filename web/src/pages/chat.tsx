@@ -4,7 +4,7 @@ import { Problem } from '../components/problem'
 import { SourceViewer } from '../components/source-viewer'
 import { useWorkspace } from '../context'
 import { t } from '../strings'
-import type { Bot, Chat, Message, Source } from '../types'
+import type { Bot, Chat, KbEntry, Message, Source } from '../types'
 
 const HISTORY = 100
 
@@ -164,6 +164,12 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
     try {
       const body: Record<string, unknown> = { message }
       if (data.get('auto') === 'on') body.auto_document_selector = true
+      if (bot?.data_scientist_mode) {
+        // Data analysis only when asked for, over the tables chosen: never guessed.
+        const tables = data.getAll('table').map(String)
+        body.data_analysis = data.get('analysis') === 'on'
+        if (body.data_analysis) body.document_ids = tables
+      }
       const answer = await api.ask<Message>(chat.id, body, (text) => setStreaming((sofar) => (sofar ?? '') + text))
       setMessages((all) => [...all, { ...answer, actor: 'assistant' }])
     } catch (caught) {
@@ -221,6 +227,7 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
           {t.chat.ask}
         </label>
         <textarea id="question" name="message" rows={2} required placeholder={t.chat.ask} maxLength={10_000} />
+        {bot?.data_scientist_mode && <TablePicker />}
         {bot?.auto_document_selector === 'choose' && (
           <label class="inline">
             <input type="checkbox" name="auto" />
@@ -233,5 +240,37 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
       </form>
       {opened && <SourceViewer source={opened} onClose={() => setOpened(null)} />}
     </section>
+  )
+}
+
+const TABLE_FILE = /\.(csv|tsv|xlsx|xls|xlsb|ods)$/i
+
+/** The switch to data analysis, with the table documents of the knowledge base to compute over. */
+function TablePicker() {
+  const { api, companyId } = useWorkspace()
+  const [tables, setTables] = useState<KbEntry[]>([])
+  useEffect(() => {
+    api
+      .request<KbEntry[]>('GET', `/company/${companyId}/knowledge-base`, {
+        query: { path: '/', recursive: true, limit: 100 },
+      })
+      .then((entries) => setTables(entries.filter((entry) => entry.is_file && TABLE_FILE.test(entry.object_name))))
+      .catch(() => setTables([]))
+  }, [])
+  return (
+    <fieldset class="table-picker">
+      <legend>
+        <label class="inline">
+          <input type="checkbox" name="analysis" />
+          {t.chat.dataAnalysis}
+        </label>
+      </legend>
+      {tables.map((table) => (
+        <label class="inline" key={table.id}>
+          <input type="checkbox" name="table" value={table.id} />
+          {table.object_name}
+        </label>
+      ))}
+    </fieldset>
   )
 }
