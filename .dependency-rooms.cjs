@@ -16,7 +16,7 @@ const layers = [
   ['storage'],
   ['text'],
   ['config.ts'],
-  ['lib', 'types'],
+  ['lib', 'types', 'client'],
 ]
 
 module.exports = { layers }

@@ -1,5 +1,6 @@
 import { openAsBlob } from 'node:fs'
-import { multipartBody } from './multipart.js'
+import { createLanternClient, type LanternClient, type operations } from '../../client/index.js'
+import { type MultipartBody, multipartBody } from './multipart.js'
 
 /** What the token endpoint needs. */
 export interface ClientCredentials {
@@ -50,11 +51,11 @@ function causeOf(error: unknown): { code?: string; message: string } {
   return { code: typeof code === 'string' ? code : undefined, message }
 }
 
-/** A knowledge-base list entry (spec 2.7), the fields this client reads. */
-export interface KbEntry {
-  readonly id: string
-  readonly object_name: string
-  readonly is_file: boolean
+/** A request that did not get an answer: the server unreachable, or the transfer failed. */
+function noAnswer(origin: string, error: unknown): Error {
+  const cause = causeOf(error)
+  if (cause.code && UNREACHABLE.has(cause.code)) return new UnreachableError(`cannot reach ${origin}: ${cause.message}`)
+  return new TransferError(cause.message)
 }
 
 export interface Tag {
@@ -76,67 +77,81 @@ export interface UploadFields {
   readonly overwrite: boolean
 }
 
-type Query = Record<string, string | number>
+/** The fields of an upload (POST /company/<company_id>/knowledge-base), as the OpenAPI document types them. */
+type UploadBody = operations['uploadDocument']['requestBody']['content']['multipart/form-data']
+
+/** What a call of the typed client resolves with: `data` on a 2xx answer, else `error` (the body). */
+interface Answer<T> {
+  readonly data?: T
+  readonly error?: unknown
+  readonly response: Response
+}
 
 const PAGE = 100
 
-interface RequestInitLite {
-  readonly query?: Query
-  readonly json?: unknown
-  /** Built anew for each attempt (a retry after a token refresh sends the body again). */
-  readonly body?: () => Promise<{ body: Blob; contentType: string }>
-}
-
 /**
- * A client of the Lantern HTTP API (`<origin>/apif/v2`) for one API client's credentials. It
- * obtains a token on `connect`, and obtains a new one once when a request answers 401 because the
- * token expired during a long run. Error answers throw ApiError; an unreachable server throws
- * UnreachableError.
+ * A client of the Lantern HTTP API (`<origin>/apif/v2`) for one API client's credentials, over
+ * the typed client (src/client). It obtains a token on `connect`, and obtains a new one once when
+ * a request answers 401 because the token expired during a long run. Error answers throw
+ * ApiError; an unreachable server throws UnreachableError.
  */
 export class LanternApi {
   private token = ''
   private companyId = ''
   private renewal: Promise<void> | undefined
+  /** Sends the current token. */
+  private readonly client: LanternClient
+  /** Sends none: the token request. */
+  private readonly anonymous: LanternClient
 
   private constructor(
     readonly origin: string,
     private readonly credentials: ClientCredentials,
-  ) {}
+  ) {
+    // `redirect: 'error'`: a request that may follow a redirect keeps a copy of its body to resend,
+    // which would hold a whole uploaded file in memory.
+    this.client = createLanternClient({ baseUrl: origin, redirect: 'error', token: () => this.token })
+    this.anonymous = createLanternClient({ baseUrl: origin, redirect: 'error' })
+    for (const client of [this.client, this.anonymous]) client.use({ onError: ({ error }) => noAnswer(origin, error) })
+  }
 
   /** Gets a token and the caller's company id; throws ApiError (401 for wrong credentials). */
   static async connect(origin: string, credentials: ClientCredentials): Promise<LanternApi> {
     const api = new LanternApi(origin, credentials)
     await api.authenticate()
-    const company = await api.call<{ id: string }>('GET', '/auth/company')
+    const company = await api.call(() => api.client.GET('/apif/v2/auth/company'))
     api.companyId = company.id
     return api
   }
 
   private async authenticate(): Promise<void> {
     const { appName, clientId, clientSecret } = this.credentials
-    const issued = await this.call<{ access_token: string }>(
-      'POST',
-      '/auth/token',
-      { json: { app_name: appName, client_id: clientId, client_secret: clientSecret } },
+    const issued = await this.call(
+      () =>
+        this.anonymous.POST('/apif/v2/auth/token', {
+          body: { app_name: appName, client_id: clientId, client_secret: clientSecret },
+        }),
       false,
     )
     this.token = issued.access_token
   }
 
-  private async call<T>(method: string, path: string, init: RequestInitLite = {}, authorized = true): Promise<T> {
-    return (await this.exchange<T>(method, path, init, authorized)).body
+  /** The body of the 2xx answer to `request`; see `exchange`. */
+  private async call<T>(request: () => Promise<Answer<T>>, authorized = true): Promise<T> {
+    return (await this.exchange(request, authorized)).data
   }
 
+  /**
+   * Sends `request`, made anew for each attempt: a second time with a new token when the first
+   * answers 401. Throws ApiError for an error answer.
+   */
   private async exchange<T>(
-    method: string,
-    path: string,
-    init: RequestInitLite,
+    request: () => Promise<Answer<T>>,
     authorized = true,
-  ): Promise<{ status: number; body: T }> {
+  ): Promise<{ status: number; data: T }> {
     const tokenUsed = this.token
-    let response = await this.send(method, path, init, authorized)
-    if (authorized && response.status === 401) {
-      await response.body?.cancel()
+    let answer = await request()
+    if (authorized && answer.response.status === 401) {
       // Concurrent requests refused with the same expired token share one renewal.
       if (this.token === tokenUsed) {
         this.renewal ??= this.authenticate().finally(() => {
@@ -144,49 +159,26 @@ export class LanternApi {
         })
         await this.renewal
       }
-      response = await this.send(method, path, init, authorized)
+      answer = await request()
     }
-    const text = await response.text()
-    if (!response.ok) throw problemOf(response, text)
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T }
-  }
-
-  private async send(method: string, path: string, init: RequestInitLite, authorized: boolean): Promise<Response> {
-    const url = new URL(`${this.origin}/apif/v2${path}`)
-    for (const [key, value] of Object.entries(init.query ?? {})) url.searchParams.set(key, String(value))
-    const headers: Record<string, string> = {}
-    if (authorized) headers.authorization = `Bearer ${this.token}`
-    let body: Blob | string | undefined
-    if (init.json !== undefined) {
-      headers['content-type'] = 'application/json'
-      body = JSON.stringify(init.json)
-    } else if (init.body) {
-      const built = await init.body()
-      headers['content-type'] = built.contentType
-      body = built.body
-    }
-    try {
-      // `redirect: 'error'`: a request that may follow a redirect keeps a copy of its body to resend,
-      // which would hold a whole uploaded file in memory.
-      return await fetch(url, { method, headers, body, redirect: 'error' })
-    } catch (error) {
-      const cause = causeOf(error)
-      if (cause.code && UNREACHABLE.has(cause.code)) {
-        throw new UnreachableError(`cannot reach ${this.origin}: ${cause.message}`)
-      }
-      throw new TransferError(cause.message)
-    }
+    if (!answer.response.ok) throw problemOf(answer.response, answer.error)
+    return { status: answer.response.status, data: answer.data as T }
   }
 
   /** Names of the files directly in `folder`; empty when the folder does not exist yet. */
   async fileNames(folder: string): Promise<Set<string>> {
     const names = new Set<string>()
     for (let offset = 0; ; offset += PAGE) {
-      let page: KbEntry[]
+      let page: ReadonlyArray<{ readonly object_name: string; readonly is_file: boolean }>
       try {
-        page = await this.call<KbEntry[]>('GET', `/company/${this.companyId}/knowledge-base`, {
-          query: { path: folder, offset, limit: PAGE },
-        })
+        page = await this.call(() =>
+          this.client.GET('/apif/v2/company/{company_id}/knowledge-base', {
+            params: {
+              path: { company_id: this.companyId },
+              query: { path: folder, offset, limit: PAGE, recursive: false },
+            },
+          }),
+        )
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return names
         throw error
@@ -202,9 +194,11 @@ export class LanternApi {
   async findTag(name: string): Promise<Tag | undefined> {
     const wanted = name.toLowerCase()
     for (let offset = 0; ; offset += PAGE) {
-      const page = await this.call<Tag[]>('GET', `/company/${this.companyId}/knowledge-base/tags`, {
-        query: { search: name, offset, limit: PAGE },
-      })
+      const page = await this.call(() =>
+        this.client.GET('/apif/v2/company/{company_id}/knowledge-base/tags', {
+          params: { path: { company_id: this.companyId }, query: { search: name, offset, limit: PAGE } },
+        }),
+      )
       const found = page.find((tag) => tag.name.toLowerCase() === wanted)
       if (found) return found
       if (page.length < PAGE) return undefined
@@ -212,7 +206,12 @@ export class LanternApi {
   }
 
   async createTag(name: string): Promise<Tag> {
-    return this.call<Tag>('POST', `/company/${this.companyId}/knowledge-base/tags`, { json: { name } })
+    return this.call(() =>
+      this.client.POST('/apif/v2/company/{company_id}/knowledge-base/tags', {
+        params: { path: { company_id: this.companyId } },
+        body: { name },
+      }),
+    )
   }
 
   /**
@@ -220,32 +219,53 @@ export class LanternApi {
    * the document id and whether it is a new document (201) rather than a replaced one (200).
    */
   async upload(filePath: string, name: string, fields: UploadFields): Promise<{ id: string; created: boolean }> {
-    const form: Array<readonly [string, string]> = [['path', fields.path]]
-    for (const tag of fields.tags ?? []) form.push(['tags', tag])
-    if (fields.overwrite) form.push(['overwrite', 'true'])
-    const answer = await this.exchange<{ id: string }>('POST', `/company/${this.companyId}/knowledge-base`, {
-      body: async () => multipartBody(form, { field: 'files', name, blob: await openAsBlob(filePath) }),
-    })
-    return { id: answer.body.id, created: answer.status === 201 }
+    const body: UploadBody = {
+      files: await openAsBlob(filePath),
+      path: fields.path,
+      tags: fields.tags && [...fields.tags],
+      overwrite: fields.overwrite || undefined,
+    }
+    const form = multipartOf(body, name)
+    const answer = await this.exchange(() =>
+      this.client.POST('/apif/v2/company/{company_id}/knowledge-base', {
+        params: { path: { company_id: this.companyId } },
+        body,
+        bodySerializer: () => form.body,
+        headers: { 'content-type': form.contentType },
+      }),
+    )
+    return { id: answer.data.id, created: answer.status === 201 }
   }
 
   /** The processing state of document `id`. */
   async processing(id: string): Promise<ProcessingState> {
-    const document = await this.call<{
-      processing?: { embedding_state: ProcessingState['state']; error_details: string }
-    }>('GET', `/company/${this.companyId}/knowledge-base/${id}`)
-    if (!document.processing) return { state: 'ERROR', errorDetails: 'the document was replaced by a folder' }
+    const document = await this.call(() =>
+      this.client.GET('/apif/v2/company/{company_id}/knowledge-base/{object_id}', {
+        params: { path: { company_id: this.companyId, object_id: id } },
+      }),
+    )
+    if (!document.is_file) return { state: 'ERROR', errorDetails: 'the document was replaced by a folder' }
     return { state: document.processing.embedding_state, errorDetails: document.processing.error_details }
   }
 }
 
-function problemOf(response: Response, text: string): ApiError {
-  let problem: { code?: unknown; detail?: unknown } = {}
-  try {
-    problem = JSON.parse(text) as typeof problem
-  } catch {
-    // not a problem document (a proxy's HTML page, for instance)
-  }
+/**
+ * The multipart body of an upload: the text fields (`tags` repeated, `overwrite` only when true),
+ * then the file, named `name`. Built by multipart.ts rather than the platform FormData, which would
+ * percent-encode a `"` in the file name (see there); the file is read from disk as it is sent.
+ */
+function multipartOf(body: UploadBody, name: string): MultipartBody {
+  const fields: Array<readonly [string, string]> = []
+  if (body.path !== undefined) fields.push(['path', body.path])
+  for (const tag of body.tags ?? []) fields.push(['tags', tag])
+  if (body.overwrite) fields.push(['overwrite', 'true'])
+  return multipartBody(fields, { field: 'files', name, blob: body.files })
+}
+
+/** The ApiError of an error answer: the problem's `code` and `detail`, else the status and the body's start. */
+function problemOf(response: Response, body: unknown): ApiError {
+  const problem = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; detail?: unknown }
+  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body)
   const code = typeof problem.code === 'string' ? problem.code : `http_${response.status}`
   const detail = typeof problem.detail === 'string' ? problem.detail : text.slice(0, 200) || response.statusText
   return new ApiError(response.status, code, detail)
