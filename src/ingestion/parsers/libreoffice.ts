@@ -1,25 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { commandWorks } from '../../lib/command-probe.js'
 import { IngestError, ingestErrors } from '../errors.js'
-
-const found = new Map<string, boolean>()
 
 /** Whether LibreOffice's `soffice` runs here (`soffice --version`); asked once per process. */
 export function libreOfficeRuns(command = 'soffice'): boolean {
-  let runs = found.get(command)
-  if (runs === undefined) {
-    const probe = spawnSync(command, ['--headless', '--version'], {
-      encoding: 'utf8',
-      timeout: 30_000,
-      windowsHide: true,
-    })
-    runs = !probe.error && probe.status === 0 && /LibreOffice/u.test(probe.stdout ?? '')
-    found.set(command, runs)
-  }
-  return runs
+  return commandWorks(
+    command,
+    ['--headless', '--version'],
+    30_000,
+    (probe) => probe.status === 0 && /LibreOffice/u.test(probe.stdout),
+  )
 }
 
 /**

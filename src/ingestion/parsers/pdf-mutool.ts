@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { commandWorks } from '../../lib/command-probe.js'
 import { CommandFailure, type CommandOutput, CommandShell } from '../../lib/command-shell.js'
 import { ingestErrors } from '../errors.js'
 import type { PdfTextItem } from './pdf-lines.js'
@@ -68,20 +68,12 @@ export class MutoolFailure extends Error {
   }
 }
 
-const found = new Map<string, boolean>()
-
 /**
  * Whether `command` runs and can write MuPDF's structured text as JSON (mupdf-tools 1.19 and
  * later); asked once per process.
  */
 export function mutoolRuns(command = 'mutool'): boolean {
-  let runs = found.get(command)
-  if (runs === undefined) {
-    const probe = spawnSync(command, ['draw'], { encoding: 'utf8', timeout: 10_000, windowsHide: true })
-    runs = !probe.error && /stext\.json/u.test(`${probe.stdout ?? ''}${probe.stderr ?? ''}`)
-    found.set(command, runs)
-  }
-  return runs
+  return commandWorks(command, ['draw'], 10_000, (probe) => /stext\.json/u.test(`${probe.stdout}${probe.stderr}`))
 }
 
 /**
