@@ -642,9 +642,9 @@ export interface operations {
   }
   listBots: {
     parameters: {
-      query: {
-        offset: number
-        limit: number
+      query?: {
+        offset?: number
+        limit?: number
       }
       header?: never
       path: {
@@ -1414,11 +1414,11 @@ export interface operations {
   }
   listChats: {
     parameters: {
-      query: {
+      query?: {
         /** @description false: active chats only; true: archived chats only */
-        archived: boolean
-        offset: number
-        limit: number
+        archived?: boolean
+        offset?: number
+        limit?: number
       }
       header?: never
       path?: never
@@ -1680,8 +1680,8 @@ export interface operations {
   }
   listMessages: {
     parameters: {
-      query: {
-        size: number
+      query?: {
+        size?: number
         /** @description ISO 8601 UTC, with or without `Z` and fraction; default: now */
         timestamp?: string
       }
@@ -1851,9 +1851,9 @@ export interface operations {
   }
   listTags: {
     parameters: {
-      query: {
-        offset: number
-        limit: number
+      query?: {
+        offset?: number
+        limit?: number
         /** @description case-insensitive substring of the name */
         search?: string
       }
@@ -2051,15 +2051,15 @@ export interface operations {
   }
   listObjects: {
     parameters: {
-      query: {
+      query?: {
         /** @description folder path; `/` is the root */
-        path: string
-        offset: number
-        limit: number
+        path?: string
+        offset?: number
+        limit?: number
         /** @description case-insensitive substring of the entry's name */
         search?: string
         /** @description the whole subtree, depth-first by path, instead of the direct children */
-        recursive: boolean
+        recursive?: boolean
       }
       header?: never
       path: {

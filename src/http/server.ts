@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { AppContext } from '../app-context.js'
 import { AppError } from '../lib/errors.js'
 import { defaultConsoleDir, registerConsole } from './console.js'
+import { withOptionalDefaults } from './openapi-document.js'
 import { registerAuth } from './plugins/auth.js'
 import { registerErrorHandling, sendProblem } from './plugins/errors.js'
 import { registerMetrics } from './plugins/metrics.js'
@@ -85,6 +86,8 @@ export async function buildServer(
       servers: [{ url: '/', description: 'this Lantern service' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? withOptionalDefaults(document.openapiObject) : document.swaggerObject,
   })
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true })
   app.get(`${API_PREFIX}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => app.swagger())

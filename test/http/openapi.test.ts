@@ -135,6 +135,16 @@ describe('OpenAPI document and API docs', () => {
     expect(found).toEqual([])
   })
 
+  it('marks no query parameter with a default as required: a client may leave it out', () => {
+    const defaulted = [...operations.entries()].flatMap(([key, operation]) =>
+      (operation.parameters ?? [])
+        .filter((p: Operation) => p.in === 'query' && p.schema?.default !== undefined)
+        .map((p: Operation) => ({ key, name: p.name, required: p.required ?? false })),
+    )
+    expect(defaulted.map((p) => p.name)).toEqual(expect.arrayContaining(['offset', 'limit', 'path', 'recursive']))
+    expect(defaulted.filter((p) => p.required)).toEqual([])
+  })
+
   it('gives every operation its own operationId, for the method names of generated clients', () => {
     const ids = [...operations.values()].map((operation) => operation.operationId)
     expect(

@@ -193,6 +193,12 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     expect(await computed.locator('.sources li .source-where').first().textContent()).toMatch(/^rows? /)
     await lookAt(page, '04b-data-analysis')
 
+    // After a reload the session holds, and the chat's history shows the answers with their sources.
+    await page.reload()
+    await page.locator('.chat-list').getByRole('button', { name: 'Leave' }).click()
+    await expect.poll(() => page.locator('article.message').count()).toBe(4)
+    expect(await page.locator('article.message.assistant .source-name').first().textContent()).toBe('policy.pdf')
+
     // Export, then delete the chat.
     const download = page.waitForEvent('download')
     await page.getByRole('button', { name: 'Markdown' }).click()

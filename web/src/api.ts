@@ -1,3 +1,4 @@
+import { createLanternClient, type LanternClient } from '../../src/client/index'
 import { readEvents } from './sse'
 import { t } from './strings'
 
@@ -20,19 +21,45 @@ export interface RequestOptions {
   readonly accept?: string
 }
 
-/** The public HTTP API as the console uses it: bearer token, problem+json errors, 401 handled once. */
+/** What a typed call resolves with (openapi-fetch): the body of a 2xx answer, or the problem. */
+interface TypedResult<T> {
+  readonly data?: T
+  readonly error?: unknown
+  readonly response: Response
+}
+
+/**
+ * The public HTTP API as the console uses it: the typed client generated from Lantern's OpenAPI
+ * document (`client`, read through `call`) for every operation, and plain requests for what it
+ * cannot do: the answer's event stream, an upload's progress, a file's bytes.
+ */
 export class Api {
+  readonly client: LanternClient
+
   constructor(
     private readonly token: () => string | null,
     /** Told of a 401: the token ended or was revoked. */
     private readonly onUnauthorized: () => void,
-  ) {}
+  ) {
+    this.client = createLanternClient({ baseUrl: location.origin, token: () => token() ?? undefined })
+  }
 
-  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const response = await this.send(method, path, options)
-    if (response.status === 204) return undefined as T
-    const type = response.headers.get('content-type') ?? ''
-    return (type.includes('json') ? await response.json() : await response.text()) as T
+  /** The body of a typed call's 2xx answer; a refusal or no answer at all is thrown as ApiError. */
+  async call<T>(pending: Promise<TypedResult<T>>): Promise<T> {
+    let result: TypedResult<T>
+    try {
+      result = await pending
+    } catch {
+      throw new ApiError(0, 'network', t.errors.network)
+    }
+    if (result.response.ok) return result.data as T
+    if (result.response.status === 401) this.onUnauthorized()
+    const problem = (result.error ?? {}) as { code?: string; detail?: string; title?: string }
+    throw new ApiError(
+      result.response.status,
+      problem.code ?? 'error',
+      problem.detail ?? problem.title ?? t.errors.unknown,
+    )
   }
 
   /** The raw response, for streams and downloads; a refusal is thrown as ApiError. */

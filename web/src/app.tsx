@@ -56,7 +56,7 @@ export function App({ sessions }: { sessions: SessionKeeper }) {
   useEffect(() => {
     if (!session) return
     api
-      .request<{ id: string; name: string; id_bot_default: string }>('GET', '/auth/company')
+      .call(api.client.GET('/apif/v2/auth/company'))
       .then((company) =>
         setWorkspace({ api, companyId: company.id, companyName: company.name, defaultBotId: company.id_bot_default }),
       )

@@ -175,7 +175,7 @@ export class LanternApi {
           this.client.GET('/apif/v2/company/{company_id}/knowledge-base', {
             params: {
               path: { company_id: this.companyId },
-              query: { path: folder, offset, limit: PAGE, recursive: false },
+              query: { path: folder, offset, limit: PAGE },
             },
           }),
         )

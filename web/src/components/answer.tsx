@@ -39,9 +39,11 @@ export function MessageView(props: { message: Message; messageKey: string; onOpe
                   <span class="source-name">{source.object_name}</span>
                   <span class="source-where">{where(source)}</span>
                   <span class="source-score">{t.chat.score(source.usage_score)}</span>
-                  <button type="button" class="link" onClick={() => onOpen(source)}>
-                    {t.chat.open}
-                  </button>
+                  {source.id && (
+                    <button type="button" class="link" onClick={() => onOpen(source)}>
+                      {t.chat.open}
+                    </button>
+                  )}
                 </div>
                 {source.chunk_content && <blockquote>{source.chunk_content.slice(0, 600)}</blockquote>}
               </li>

@@ -4,6 +4,9 @@ import { useWorkspace } from '../context'
 import { t } from '../strings'
 import type { Bot } from '../types'
 
+/** The answer languages offered (the bot's locale); AUTOMATIC answers in the question's language. */
+const LOCALES = ['AUTOMATIC', 'en', 'fr', 'de', 'es', 'it', 'pt', 'nl'] as const
+
 export function BotsPage() {
   const { api, companyId, defaultBotId } = useWorkspace()
   const [bots, setBots] = useState<Bot[]>([])
@@ -11,7 +14,13 @@ export function BotsPage() {
   const [reload, setReload] = useState(0)
 
   useEffect(() => {
-    api.request<Bot[]>('GET', `/company/${companyId}/bot`, { query: { limit: 100 } }).then(setBots, setError)
+    api
+      .call(
+        api.client.GET('/apif/v2/company/{company_id}/bot', {
+          params: { path: { company_id: companyId }, query: { limit: 100 } },
+        }),
+      )
+      .then(setBots, setError)
   }, [reload])
 
   async function create(event: Event) {
@@ -24,18 +33,21 @@ export function BotsPage() {
       .filter(Boolean)
       .map((path) => (path.endsWith('/') ? path : `${path}/`))
     try {
-      await api.request('POST', `/company/${companyId}/bot`, {
-        json: {
-          label: String(data.get('label')),
-          description: String(data.get('description')),
-          prompt: { name: String(data.get('prompt_name') || 'default'), prompt: String(data.get('prompt')) },
-          locale: String(data.get('locale') || 'AUTOMATIC'),
-          auto_document_selector: String(data.get('selector')),
-          manual_filters: data.get('manual_filters') === 'on',
-          data_scientist_mode: data.get('data_scientist_mode') === 'on',
-          filters: { paths, tags: [] },
-        },
-      })
+      await api.call(
+        api.client.POST('/apif/v2/company/{company_id}/bot', {
+          params: { path: { company_id: companyId } },
+          body: {
+            label: String(data.get('label')),
+            description: String(data.get('description')),
+            prompt: { name: String(data.get('prompt_name') || 'default'), prompt: String(data.get('prompt')) },
+            locale: LOCALES.find((locale) => locale === data.get('locale')) ?? 'AUTOMATIC',
+            auto_document_selector: String(data.get('selector')) as 'hidden' | 'choose' | 'always',
+            manual_filters: data.get('manual_filters') === 'on',
+            data_scientist_mode: data.get('data_scientist_mode') === 'on',
+            filters: { paths, tags: [] },
+          },
+        }),
+      )
       form.reset()
       setReload((n) => n + 1)
     } catch (caught) {
@@ -80,7 +92,13 @@ export function BotsPage() {
         </label>
         <label>
           {t.bots.locale}
-          <input name="locale" placeholder="AUTOMATIC" />
+          <select name="locale">
+            {LOCALES.map((locale) => (
+              <option value={locale} key={locale}>
+                {locale}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
           {t.bots.selector}

@@ -18,7 +18,7 @@ export function ChatPage() {
 
   async function loadChats() {
     try {
-      setChats(await api.request<Chat[]>('GET', '/chat', { query: { archived, limit: 50 } }))
+      setChats(await api.call(api.client.GET('/apif/v2/chat', { params: { query: { archived, limit: 50 } } })))
     } catch (caught) {
       setError(caught)
     }
@@ -28,7 +28,13 @@ export function ChatPage() {
     void loadChats()
   }, [archived])
   useEffect(() => {
-    api.request<Bot[]>('GET', `/company/${companyId}/bot`, { query: { limit: 100 } }).then(setBots, setError)
+    api
+      .call(
+        api.client.GET('/apif/v2/company/{company_id}/bot', {
+          params: { path: { company_id: companyId }, query: { limit: 100 } },
+        }),
+      )
+      .then(setBots, setError)
   }, [])
 
   async function create(event: Event) {
@@ -36,9 +42,11 @@ export function ChatPage() {
     const element = event.currentTarget as HTMLFormElement
     const form = new FormData(element)
     try {
-      const chat = await api.request<Chat>('POST', '/chat', {
-        json: { title: String(form.get('title') || t.chat.untitled), bot_id: String(form.get('bot_id')) },
-      })
+      const chat = await api.call(
+        api.client.POST('/apif/v2/chat', {
+          body: { title: String(form.get('title') || t.chat.untitled), bot_id: String(form.get('bot_id')) },
+        }),
+      )
       setCurrent({ ...chat, bot_id: String(form.get('bot_id')) })
       element.reset()
       await loadChats()
@@ -49,7 +57,9 @@ export function ChatPage() {
 
   async function change(chat: Chat, patch: Partial<Chat>) {
     try {
-      await api.request('PATCH', `/chat/${chat.id}`, { json: patch })
+      await api.call(
+        api.client.PATCH('/apif/v2/chat/{chat_id}', { params: { path: { chat_id: chat.id } }, body: patch }),
+      )
       if (patch.archived !== undefined && current?.id === chat.id) setCurrent(null)
       await loadChats()
     } catch (caught) {
@@ -60,7 +70,7 @@ export function ChatPage() {
   async function remove(chat: Chat) {
     if (!confirm(t.chat.confirmDelete(chat.title))) return
     try {
-      await api.request('DELETE', `/chat/${chat.id}`)
+      await api.call(api.client.DELETE('/apif/v2/chat/{chat_id}', { params: { path: { chat_id: chat.id } } }))
       if (current?.id === chat.id) setCurrent(null)
       await loadChats()
     } catch (caught) {
@@ -146,8 +156,12 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
 
   useEffect(() => {
     api
-      .request<{ history: Message[] }>('GET', `/chat/${chat.id}/messages`, { query: { size: HISTORY } })
-      .then((body) => setMessages(body.history), setError)
+      .call(
+        api.client.GET('/apif/v2/chat/{chat_id}/messages', {
+          params: { path: { chat_id: chat.id }, query: { size: HISTORY } },
+        }),
+      )
+      .then((body) => setMessages(body.history.map(fromHistory)), setError)
   }, [chat.id])
   useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [messages, streaming])
 
@@ -181,10 +195,13 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
 
   async function exportAs(type: 'text' | 'markdown') {
     try {
-      const text = await api.request<string>('POST', `/chat/${chat.id}/messages/export`, {
-        json: { export_type: type, title: chat.title, summary_type: 'ai' },
-        accept: 'text/plain, text/markdown',
-      })
+      const text = await api.call(
+        api.client.POST('/apif/v2/chat/{chat_id}/messages/export', {
+          params: { path: { chat_id: chat.id } },
+          body: { export_type: type, title: chat.title, summary_type: 'ai' },
+          parseAs: 'text',
+        }),
+      )
       const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }))
       const link = document.createElement('a')
       link.href = url
@@ -251,9 +268,11 @@ function TablePicker() {
   const [tables, setTables] = useState<KbEntry[]>([])
   useEffect(() => {
     api
-      .request<KbEntry[]>('GET', `/company/${companyId}/knowledge-base`, {
-        query: { path: '/', recursive: true, limit: 100 },
-      })
+      .call(
+        api.client.GET('/apif/v2/company/{company_id}/knowledge-base', {
+          params: { path: { company_id: companyId }, query: { path: '/', recursive: true, limit: 100 } },
+        }),
+      )
       .then((entries) => setTables(entries.filter((entry) => entry.is_file && TABLE_FILE.test(entry.object_name))))
       .catch(() => setTables([]))
   }, [])
@@ -273,4 +292,29 @@ function TablePicker() {
       ))}
     </fieldset>
   )
+}
+
+type StoredMessage = { actor: string; text: string; sources: StoredSource[] }
+type StoredSource = { filename: string; page: number; page_content: string; usage_score: number }
+
+/**
+ * A message of the chat's history as the console shows it. The history keeps less of a source
+ * than the answer gave (spec 2.6: file name, page, the passage): no document id, so no opening.
+ */
+function fromHistory(message: StoredMessage): Message {
+  return {
+    actor: message.actor === 'user' ? 'user' : 'assistant',
+    text: message.text,
+    sources: message.sources.map((source) => ({
+      id: '',
+      object_name: source.filename,
+      filename: source.filename,
+      page_number: source.page > 0 ? String(source.page) : null,
+      row_idx: null,
+      chunk_idx: null,
+      chunk_content: source.page_content,
+      usage_score: source.usage_score,
+      retrieval_mode: '',
+    })),
+  }
 }

@@ -25,8 +25,8 @@ export function CompanyPage() {
   const [error, setError] = useState<unknown>(null)
 
   useEffect(() => {
-    api.request<Company>('GET', '/auth/company').then(setCompany, setError)
-    api.request<Usage>('GET', '/auth/company/usage').then(setUsage, setError)
+    api.call(api.client.GET('/apif/v2/auth/company')).then(setCompany, setError)
+    api.call(api.client.GET('/apif/v2/auth/company/usage')).then(setUsage, setError)
   }, [])
 
   return (

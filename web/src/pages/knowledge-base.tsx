@@ -23,7 +23,7 @@ function bytes(size: number | undefined): string {
 
 export function KnowledgeBasePage() {
   const { api, companyId } = useWorkspace()
-  const base = `/company/${companyId}/knowledge-base`
+  const ids = { company_id: companyId }
   const [path, setPath] = useState('/')
   const [offset, setOffset] = useState(0)
   const [search, setSearch] = useState('')
@@ -36,7 +36,11 @@ export function KnowledgeBasePage() {
 
   useEffect(() => {
     api
-      .request<KbEntry[]>('GET', base, { query: { path, offset, limit: PAGE, search: search || undefined, recursive } })
+      .call(
+        api.client.GET('/apif/v2/company/{company_id}/knowledge-base', {
+          params: { path: ids, query: { path, offset, limit: PAGE, search: search || undefined, recursive } },
+        }),
+      )
       .then(setEntries, setError)
   }, [path, offset, search, recursive, reload])
 
@@ -48,7 +52,12 @@ export function KnowledgeBasePage() {
       const next: Record<string, Processing> = {}
       for (const entry of entries.filter((e) => e.is_file)) {
         try {
-          next[entry.id] = (await api.request<{ processing: Processing }>('GET', `${base}/${entry.id}`)).processing
+          const object = await api.call(
+            api.client.GET('/apif/v2/company/{company_id}/knowledge-base/{object_id}', {
+              params: { path: { ...ids, object_id: entry.id } },
+            }),
+          )
+          if ('processing' in object) next[entry.id] = object.processing
         } catch {
           // A document deleted meanwhile: the next listing drops it.
         }
@@ -72,7 +81,12 @@ export function KnowledgeBasePage() {
     const name = String(new FormData(form).get('name') ?? '').trim()
     if (!name) return
     try {
-      await api.request('POST', `${base}/folders`, { json: { path: `${path}${name}` } })
+      await api.call(
+        api.client.POST('/apif/v2/company/{company_id}/knowledge-base/folders', {
+          params: { path: ids },
+          body: { path: `${path}${name}` },
+        }),
+      )
       form.reset()
       setReload((n) => n + 1)
     } catch (caught) {
@@ -103,7 +117,11 @@ export function KnowledgeBasePage() {
   async function remove(entry: KbEntry) {
     if (!confirm(t.kb.confirmDelete(nameOf(entry)))) return
     try {
-      await api.request('DELETE', `${base}/${entry.id}`)
+      await api.call(
+        api.client.DELETE('/apif/v2/company/{company_id}/knowledge-base/{object_id}', {
+          params: { path: { ...ids, object_id: entry.id } },
+        }),
+      )
       setReload((n) => n + 1)
     } catch (caught) {
       setError(caught)
