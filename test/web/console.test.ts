@@ -145,6 +145,23 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await expect.poll(() => page.locator('td.state.PROCESSED').count(), { timeout: 60_000, interval: 500 }).toBe(2)
     await lookAt(page, '02-knowledge-base')
 
+    // A tag, attached to the PDF in its panel (with its chunks shown), then used as a filter.
+    await page.getByLabel('Tag name').fill('policies')
+    await page.getByRole('button', { name: 'New tag' }).click()
+    await expect.poll(() => page.getByLabel('Show documents tagged').locator('option').count()).toBe(2)
+    await page.getByRole('button', { name: 'policy.pdf' }).click()
+    const panel = page.getByRole('dialog')
+    await panel.getByLabel('policies').check()
+    await panel.getByRole('button', { name: 'Save' }).click()
+    await expect.poll(() => panel.getByRole('status').textContent()).toBe('Saved.')
+    await panel.getByRole('button', { name: 'Chunks' }).click()
+    await expect.poll(() => panel.locator('.chunks li').first().textContent()).toContain('Annual leave is 25 days')
+    await lookAt(page, '02b-document')
+    await panel.getByRole('button', { name: 'Close' }).click()
+    await page.getByLabel('Show documents tagged').selectOption({ label: 'policies' })
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1)
+    await page.getByLabel('Show documents tagged').selectOption({ label: 'all' })
+
     // A bot scoped to the folder.
     await page.getByRole('link', { name: 'Bots' }).click()
     await page.getByLabel('Label').fill('Policies')

@@ -47,6 +47,7 @@ export interface KbEntry {
   is_file: boolean
   is_folder: boolean
   size?: number
+  tags: string[]
 }
 
 export interface Processing {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError } from '../api'
+import { DocumentPanel } from '../components/document-panel'
 import { Pager } from '../components/pager'
 import { Problem } from '../components/problem'
 import { useWorkspace } from '../context'
@@ -33,6 +34,51 @@ export function KnowledgeBasePage() {
   const [uploads, setUploads] = useState<Record<string, string>>({})
   const [error, setError] = useState<unknown>(null)
   const [reload, setReload] = useState(0)
+  const [tags, setTags] = useState<{ id: string; name: string }[]>([])
+  const [tagFilter, setTagFilter] = useState('')
+  const [opened, setOpened] = useState<string | null>(null)
+
+  useEffect(() => {
+    api
+      .call(
+        api.client.GET('/apif/v2/company/{company_id}/knowledge-base/tags', {
+          params: { path: ids, query: { limit: 100 } },
+        }),
+      )
+      .then(setTags, setError)
+  }, [reload])
+
+  async function createTag(event: Event) {
+    event.preventDefault()
+    const form = event.currentTarget as HTMLFormElement
+    const name = String(new FormData(form).get('tag') ?? '').trim()
+    if (!name) return
+    try {
+      await api.call(
+        api.client.POST('/apif/v2/company/{company_id}/knowledge-base/tags', { params: { path: ids }, body: { name } }),
+      )
+      form.reset()
+      setReload((n) => n + 1)
+    } catch (caught) {
+      setError(caught)
+    }
+  }
+
+  async function renameTag(tag: { id: string; name: string }) {
+    const name = prompt(t.kb.renameTag, tag.name)?.trim()
+    if (!name || name === tag.name) return
+    try {
+      await api.call(
+        api.client.PATCH('/apif/v2/company/{company_id}/knowledge-base/tags/{tag_id}', {
+          params: { path: { ...ids, tag_id: tag.id } },
+          body: { name },
+        }),
+      )
+      setReload((n) => n + 1)
+    } catch (caught) {
+      setError(caught)
+    }
+  }
 
   useEffect(() => {
     api
@@ -191,6 +237,33 @@ export function KnowledgeBasePage() {
           </span>
         </div>
       </div>
+      <div class="toolbar">
+        <form onSubmit={createTag} class="inline-form">
+          <label>
+            {t.kb.tagName}
+            <input name="tag" required maxLength={100} />
+          </label>
+          <button type="submit">{t.kb.newTag}</button>
+        </form>
+        <label>
+          {t.kb.filterTag}
+          <select value={tagFilter} onChange={(e) => setTagFilter(e.currentTarget.value)}>
+            <option value="">{t.kb.allDocuments}</option>
+            {tags.map((tag) => (
+              <option value={tag.id} key={tag.id}>
+                {tag.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span class="row-actions">
+          {tags.map((tag) => (
+            <button type="button" class="small" key={tag.id} onClick={() => renameTag(tag)}>
+              {t.kb.renameTag} {tag.name}
+            </button>
+          ))}
+        </span>
+      </div>
       {Object.keys(uploads).length > 0 && (
         <ul class="uploads" aria-live="polite">
           {Object.entries(uploads).map(([name, text]) => (
@@ -216,40 +289,52 @@ export function KnowledgeBasePage() {
               </td>
             </tr>
           )}
-          {entries.map((entry) => {
-            const state = states[entry.id]
-            return (
-              <tr key={entry.id}>
-                <td>
-                  {entry.is_folder ? (
-                    <button type="button" class="link" onClick={() => openFolder(entry.object_name)}>
-                      {recursive ? entry.object_name : nameOf(entry)}
+          {entries
+            .filter((entry) => !tagFilter || entry.tags.includes(tagFilter))
+            .map((entry) => {
+              const state = states[entry.id]
+              return (
+                <tr key={entry.id}>
+                  <td>
+                    {entry.is_folder ? (
+                      <button type="button" class="link" onClick={() => openFolder(entry.object_name)}>
+                        {recursive ? entry.object_name : nameOf(entry)}
+                      </button>
+                    ) : (
+                      <button type="button" class="link" onClick={() => setOpened(entry.id)}>
+                        {recursive ? entry.object_name : nameOf(entry)}
+                      </button>
+                    )}
+                  </td>
+                  <td>{bytes(entry.size)}</td>
+                  <td class={`state ${state?.embedding_state ?? ''}`}>
+                    {state && (t.states[state.embedding_state] ?? state.embedding_state)}
+                    {state?.embedding_state === 'PROCESSING' && state.progress.total > 0 && (
+                      <progress max={state.progress.total} value={state.progress.done} aria-label={nameOf(entry)} />
+                    )}
+                    {state?.embedding_state === 'ERROR' && <span class="problem">{state.error_details}</span>}
+                  </td>
+                  <td>
+                    <button type="button" class="small danger" onClick={() => remove(entry)}>
+                      {t.kb.delete}
                     </button>
-                  ) : recursive ? (
-                    entry.object_name
-                  ) : (
-                    nameOf(entry)
-                  )}
-                </td>
-                <td>{bytes(entry.size)}</td>
-                <td class={`state ${state?.embedding_state ?? ''}`}>
-                  {state && (t.states[state.embedding_state] ?? state.embedding_state)}
-                  {state?.embedding_state === 'PROCESSING' && state.progress.total > 0 && (
-                    <progress max={state.progress.total} value={state.progress.done} aria-label={nameOf(entry)} />
-                  )}
-                  {state?.embedding_state === 'ERROR' && <span class="problem">{state.error_details}</span>}
-                </td>
-                <td>
-                  <button type="button" class="small danger" onClick={() => remove(entry)}>
-                    {t.kb.delete}
-                  </button>
-                </td>
-              </tr>
-            )
-          })}
+                  </td>
+                </tr>
+              )
+            })}
         </tbody>
       </table>
       <Pager offset={offset} limit={PAGE} count={entries.length} onChange={setOffset} />
+      {opened && (
+        <DocumentPanel
+          documentId={opened}
+          tags={tags}
+          onClose={() => {
+            setOpened(null)
+            setReload((n) => n + 1)
+          }}
+        />
+      )}
     </section>
   )
 }
