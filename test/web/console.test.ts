@@ -171,6 +171,14 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await page.getByLabel('Data analysis').check()
     await page.getByRole('button', { name: 'Save' }).click()
     await expect.poll(() => page.getByRole('heading', { name: 'Policies' }).isVisible()).toBe(true)
+    // Edited: every field is in the form, filled with the bot's values.
+    await page.locator('.cards li', { hasText: 'Policies' }).getByRole('button', { name: 'Edit' }).click()
+    expect(await page.getByLabel('Folders (scope)').inputValue()).toBe('/reports/')
+    await page.getByLabel('Description', { exact: true }).fill('Leave and sales, from the reports folder')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect
+      .poll(() => page.locator('.cards li', { hasText: 'Policies' }).textContent())
+      .toContain('Leave and sales, from the reports folder')
     await lookAt(page, '03-bots')
 
     // A chat with that bot: the answer streams in, cites the PDF's page, and the source opens.

@@ -8,7 +8,8 @@ export interface Bot {
   auto_document_selector?: string
   manual_filters?: boolean
   data_scientist_mode?: boolean
-  filters?: { paths?: string[]; tags?: string[] }
+  icon?: { name?: string; type?: string }
+  filters?: { paths?: string[]; tags?: string[]; default_documents?: string[]; default_auto_documents?: string[] }
 }
 
 export interface Chat {
