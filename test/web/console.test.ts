@@ -175,6 +175,7 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await page.locator('.cards li', { hasText: 'Policies' }).getByRole('button', { name: 'Edit' }).click()
     expect(await page.getByLabel('Folders (scope)').inputValue()).toBe('/reports/')
     await page.getByLabel('Description', { exact: true }).fill('Leave and sales, from the reports folder')
+    await page.getByLabel('Users may narrow the scope').check()
     await page.getByRole('button', { name: 'Save' }).click()
     await expect
       .poll(() => page.locator('.cards li', { hasText: 'Policies' }).textContent())
@@ -206,8 +207,12 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await viewer.getByRole('button', { name: 'Close' }).click()
 
     // A question over the spreadsheet is computed from its rows, which are cited.
-    await page.getByLabel('Compute the answer from these tables').check()
-    await page.getByLabel('/reports/sales.csv').check()
+    // The bot allows manual filters: its documents are offered to narrow a question to.
+    const narrow = page.locator('fieldset', { hasText: 'Only these documents' })
+    await expect.poll(() => narrow.getByRole('checkbox').count()).toBe(2)
+    const tables = page.locator('fieldset', { hasText: 'Compute the answer' })
+    await tables.getByLabel('Compute the answer from these tables').check()
+    await tables.getByLabel('/reports/sales.csv').check()
     await page.getByLabel('Ask a question').fill('What is the total amount?')
     await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await expect.poll(() => answer.count(), { timeout: 30_000 }).toBe(2)

@@ -56,7 +56,9 @@ export const en = {
     loading: 'Loading…',
     close: 'Close',
     autoSelect: 'Let Lantern choose the documents',
-    chosen: 'Documents chosen',
+    chosenDocuments: (count: number, cited: readonly string[]) =>
+      `Automatic selection chose ${count} document${count === 1 ? '' : 's'}${cited.length > 0 ? `; cited: ${cited.join(', ')}` : ''}.`,
+    narrow: 'Only these documents (within the bot’s scope)',
     dataAnalysis: 'Compute the answer from these tables',
     analysis: 'Computed from the tables',
     export: 'Export',

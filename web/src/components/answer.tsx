@@ -28,6 +28,13 @@ export function MessageView(props: { message: Message; messageKey: string; onOpe
         dangerouslySetInnerHTML={{ __html: renderAnswer(message.text, (n) => `#${messageKey}-source-${n}`) }}
       />
       {message.analysis && <p class="badge">{t.chat.analysis}</p>}
+      {(message.documents_filtered?.length ?? 0) > 0 && (
+        <p class="hint">
+          {t.chat.chosenDocuments(message.documents_filtered?.length ?? 0, [
+            ...new Set(sources.filter((s) => message.documents_filtered?.includes(s.id)).map((s) => s.object_name)),
+          ])}
+        </p>
+      )}
       {!message.small_talk && (
         <section class="sources" aria-label={t.chat.sources}>
           <h3>{t.chat.sources}</h3>

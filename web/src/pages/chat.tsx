@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { MessageView } from '../components/answer'
+import { DocumentChoice } from '../components/document-choice'
 import { Problem } from '../components/problem'
 import { SourceViewer } from '../components/source-viewer'
 import { useWorkspace } from '../context'
 import { t } from '../strings'
-import type { Bot, Chat, KbEntry, Message, Source } from '../types'
+import type { Bot, Chat, Message, Source } from '../types'
 
 const HISTORY = 100
 
@@ -178,6 +179,8 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
     try {
       const body: Record<string, unknown> = { message }
       if (data.get('auto') === 'on') body.auto_document_selector = true
+      const narrowed = data.getAll('filter').map(String)
+      if (narrowed.length > 0) body.filters = { paths: narrowed }
       if (bot?.data_scientist_mode) {
         // Data analysis only when asked for, over the tables chosen: never guessed.
         const tables = data.getAll('table').map(String)
@@ -244,7 +247,22 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
           {t.chat.ask}
         </label>
         <textarea id="question" name="message" rows={2} required placeholder={t.chat.ask} maxLength={10_000} />
-        {bot?.data_scientist_mode && <TablePicker />}
+        {bot?.data_scientist_mode && (
+          <DocumentChoice
+            name="table"
+            folders={bot.filters?.paths ?? []}
+            accept={(path) => TABLE_FILE.test(path)}
+            legend={
+              <label class="inline">
+                <input type="checkbox" name="analysis" />
+                {t.chat.dataAnalysis}
+              </label>
+            }
+          />
+        )}
+        {bot?.manual_filters && (
+          <DocumentChoice name="filter" folders={bot.filters?.paths ?? []} legend={t.chat.narrow} />
+        )}
         {bot?.auto_document_selector === 'choose' && (
           <label class="inline">
             <input type="checkbox" name="auto" />
@@ -261,38 +279,6 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
 }
 
 const TABLE_FILE = /\.(csv|tsv|xlsx|xls|xlsb|ods)$/i
-
-/** The switch to data analysis, with the table documents of the knowledge base to compute over. */
-function TablePicker() {
-  const { api, companyId } = useWorkspace()
-  const [tables, setTables] = useState<KbEntry[]>([])
-  useEffect(() => {
-    api
-      .call(
-        api.client.GET('/apif/v2/company/{company_id}/knowledge-base', {
-          params: { path: { company_id: companyId }, query: { path: '/', recursive: true, limit: 100 } },
-        }),
-      )
-      .then((entries) => setTables(entries.filter((entry) => entry.is_file && TABLE_FILE.test(entry.object_name))))
-      .catch(() => setTables([]))
-  }, [])
-  return (
-    <fieldset class="table-picker">
-      <legend>
-        <label class="inline">
-          <input type="checkbox" name="analysis" />
-          {t.chat.dataAnalysis}
-        </label>
-      </legend>
-      {tables.map((table) => (
-        <label class="inline" key={table.id}>
-          <input type="checkbox" name="table" value={table.id} />
-          {table.object_name}
-        </label>
-      ))}
-    </fieldset>
-  )
-}
 
 type StoredMessage = { actor: string; text: string; sources: StoredSource[] }
 type StoredSource = { filename: string; page: number; page_content: string; usage_score: number }
