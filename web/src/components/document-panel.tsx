@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useWorkspace } from '../context'
+import { saveFile } from '../save-file'
 import { t } from '../strings'
 import { Problem } from './problem'
 
@@ -74,12 +75,7 @@ export function DocumentPanel(props: { documentId: string; tags: readonly Tag[];
       const response = await api.send('GET', `/company/${companyId}/knowledge-base/${documentId}/file`, {
         accept: '*/*',
       })
-      const url = URL.createObjectURL(await response.blob())
-      const link = window.document.createElement('a')
-      link.href = url
-      link.download = document?.object_name.split('/').at(-1) ?? 'document'
-      link.click()
-      setTimeout(() => URL.revokeObjectURL(url), 10_000)
+      saveFile(await response.blob(), document?.object_name.split('/').at(-1) ?? 'document')
     } catch (caught) {
       setError(caught)
     }

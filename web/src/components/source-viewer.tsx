@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useWorkspace } from '../context'
+import { saveFile } from '../save-file'
 import { t } from '../strings'
 import type { Source } from '../types'
 import { PdfPage } from './pdf-page'
@@ -35,12 +36,7 @@ export function SourceViewer({ source, onClose }: { source: Source; onClose: () 
 
   async function download() {
     try {
-      const url = URL.createObjectURL(await fetchFile())
-      const link = document.createElement('a')
-      link.href = url
-      link.download = source.filename
-      link.click()
-      setTimeout(() => URL.revokeObjectURL(url), 10_000)
+      saveFile(await fetchFile(), source.filename)
     } catch (caught) {
       setError(caught)
     }

@@ -4,6 +4,7 @@ import { DocumentChoice } from '../components/document-choice'
 import { Problem } from '../components/problem'
 import { SourceViewer } from '../components/source-viewer'
 import { useWorkspace } from '../context'
+import { saveFile } from '../save-file'
 import { t } from '../strings'
 import type { Bot, Chat, Message, Source } from '../types'
 
@@ -205,12 +206,7 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
           parseAs: 'text',
         }),
       )
-      const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }))
-      const link = document.createElement('a')
-      link.href = url
-      link.download = `${chat.title}.${type === 'markdown' ? 'md' : 'txt'}`
-      link.click()
-      setTimeout(() => URL.revokeObjectURL(url), 10_000)
+      saveFile(new Blob([text], { type: 'text/plain' }), `${chat.title}.${type === 'markdown' ? 'md' : 'txt'}`)
     } catch (caught) {
       setError(caught)
     }
