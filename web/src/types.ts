@@ -1,58 +1,23 @@
-/** The wire shapes the console reads (the specification's field names). */
-export interface Bot {
-  id: string
-  label: string
-  description: string
-  prompt: { name: string; prompt: string }
-  locale?: string
-  auto_document_selector?: string
-  manual_filters?: boolean
-  data_scientist_mode?: boolean
-  icon?: { name?: string; type?: string }
-  filters?: { paths?: string[]; tags?: string[]; default_documents?: string[]; default_auto_documents?: string[] }
-}
+import type { operations } from '../../src/client/index'
 
-export interface Chat {
-  id: string
-  title: string
-  archived?: boolean
-  bot_id?: string | null
-  update_at: string
+/** The JSON body of an operation's 200 answer, as the client generated from the OpenAPI document types it. */
+type Ok<Id extends keyof operations> = operations[Id]['responses'] extends {
+  200: { content: { 'application/json': infer T } }
 }
+  ? T
+  : never
 
-export interface Source {
-  id: string
-  object_name: string
-  filename: string
-  page_number: string | null
-  row_idx: string | null
-  chunk_idx: number | null
-  chunk_content: string | null
-  usage_score: number
-  retrieval_mode: string
-}
+export type Bot = Ok<'listBots'>[number]
+/** A chat of the list; the console remembers the bot it chose for a chat it started (the list does not say). */
+export type Chat = Ok<'listChats'>[number] & { bot_id?: string | null }
+export type SentMessage = Ok<'sendMessage'>
+export type Source = SentMessage['sources'][number]
+/** A message as the chat's history keeps it (spec 2.6: fewer fields than an answer). */
+export type StoredMessage = Ok<'listMessages'>['history'][number]
+export type KbEntry = Ok<'listObjects'>[number]
+export type Processing = Extract<Ok<'getObject'>, { processing: unknown }>['processing']
 
-export interface Message {
-  actor: 'user' | 'assistant'
-  text: string
-  timestamp?: string
-  small_talk?: boolean
-  sources?: Source[]
-  documents_filtered?: string[]
-  analysis?: { result: unknown; result_type: string; plan: string } | null
-}
-
-export interface KbEntry {
-  id: string
-  object_name: string
-  is_file: boolean
-  is_folder: boolean
-  size?: number
-  tags: string[]
-}
-
-export interface Processing {
-  embedding_state: 'PENDING' | 'PROCESSING' | 'PROCESSED' | 'ERROR'
-  error_details: string
-  progress: { done: number; total: number }
-}
+/** A message as the console shows it: an answer just given, or one read back from the history. */
+export type Message = { actor: 'user' | 'assistant'; text: string } & Partial<
+  Pick<SentMessage, 'small_talk' | 'sources' | 'documents_filtered' | 'analysis'>
+>

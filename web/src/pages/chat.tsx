@@ -6,7 +6,7 @@ import { SourceViewer } from '../components/source-viewer'
 import { useWorkspace } from '../context'
 import { saveFile } from '../save-file'
 import { t } from '../strings'
-import type { Bot, Chat, Message, Source } from '../types'
+import type { Bot, Chat, Message, Source, StoredMessage } from '../types'
 
 const HISTORY = 100
 
@@ -276,9 +276,6 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
 
 const TABLE_FILE = /\.(csv|tsv|xlsx|xls|xlsb|ods)$/i
 
-type StoredMessage = { actor: string; text: string; sources: StoredSource[] }
-type StoredSource = { filename: string; page: number; page_content: string; usage_score: number }
-
 /**
  * A message of the chat's history as the console shows it. The history keeps less of a source
  * than the answer gave (spec 2.6: file name, page, the passage): no document id, so no opening.
@@ -291,7 +288,9 @@ function fromHistory(message: StoredMessage): Message {
       id: '',
       object_name: source.filename,
       filename: source.filename,
-      page_number: source.page > 0 ? String(source.page) : null,
+      description: source.description,
+      document_type: '',
+      page_number: source.page > 0 ? String(source.page) : '',
       row_idx: null,
       chunk_idx: null,
       chunk_content: source.page_content,
