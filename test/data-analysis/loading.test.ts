@@ -11,7 +11,7 @@ import { XLS, XLSB } from '../../src/ingestion/parsers/formats.js'
 import { libreOfficeRuns } from '../../src/ingestion/parsers/libreoffice.js'
 import { spreadsheetParser } from '../../src/ingestion/parsers/spreadsheet.js'
 import { inputFor, zipOf } from '../ingestion/text-formats-support.js'
-import { xlsbOf } from '../support/xlsb.js'
+import { SALES_AND_STAFF, xlsbOf } from '../support/xlsb.js'
 import { ODS, SANDBOX_LIMITS, tableWorld, twoSheetWorkbook, XLSX } from './support.js'
 
 const world = tableWorld()
@@ -210,14 +210,7 @@ describe('loading tables for data analysis', () => {
   it.skipIf(!libreOfficeRuns())(
     'loads the sheets of an Excel binary workbook (.xlsb)',
     async () => {
-      const bytes = xlsbOf({
-        Sales: [
-          ['Region', 'Revenue'],
-          ['North', 1250.5],
-          ['South', 980],
-        ],
-        Staff: [['Name'], ['Ada']],
-      })
+      const bytes = xlsbOf(SALES_AND_STAFF)
       const loaded = await world.cache.load(await world.document('/book.xlsb', XLSB, bytes))
       expect(loaded.tables.map((t) => t.sheet)).toEqual(['Sales', 'Staff'])
       expect(await rows(loaded, 'SELECT sum("Revenue") AS s FROM t1')).toEqual([{ s: 2230.5 }])

@@ -11,7 +11,7 @@ import { PPT, XLS, XLSB } from '../../src/ingestion/parsers/formats.js'
 import { legacyOfficeParser } from '../../src/ingestion/parsers/legacy-office.js'
 import { libreOfficeRuns } from '../../src/ingestion/parsers/libreoffice.js'
 import { sharedData } from '../support/shared-data.js'
-import { xlsbOf } from '../support/xlsb.js'
+import { SALES_AND_STAFF, xlsbOf } from '../support/xlsb.js'
 import { inputFor, tempFiles } from './text-formats-support.js'
 
 const file = tempFiles()
@@ -90,14 +90,7 @@ describe.skipIf(!soffice)('legacy Office formats through LibreOffice', () => {
   }, 120_000)
 
   it('reads every sheet of an .xlsb, and sniffs it from its content', async () => {
-    const bytes = xlsbOf({
-      Sales: [
-        ['Region', 'Revenue'],
-        ['North', 1250.5],
-        ['South', 980],
-      ],
-      Staff: [['Name'], ['Ada']],
-    })
+    const bytes = xlsbOf(SALES_AND_STAFF)
     const path = await file('workbook', bytes)
     expect(await detectMimeType(path, 'workbook', bytes.length)).toBe(XLSB)
     const [sales, staff] = tables(await parse(path, XLSB))

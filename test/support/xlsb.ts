@@ -105,3 +105,13 @@ function sheet(rows: readonly (readonly (string | number)[])[]): Buffer {
   parts.push(record(END_SHEET_DATA), record(END_SHEET))
   return Buffer.concat(parts)
 }
+
+/** A two-sheet workbook the .xlsb tests write: a `Sales` table with a header, and a one-row `Staff`. */
+export const SALES_AND_STAFF = {
+  Sales: [
+    ['Region', 'Revenue'],
+    ['North', 1250.5],
+    ['South', 980],
+  ],
+  Staff: [['Name'], ['Ada']],
+} as const
