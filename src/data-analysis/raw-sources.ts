@@ -3,9 +3,9 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { type DuckDBAppender, type DuckDBConnection, LIST, VARCHAR } from '@duckdb/node-api'
 import { parse } from 'csv-parse'
-import ExcelJS from 'exceljs'
 import { decodeFileStream } from '../ingestion/detection/text-decoding.js'
 import { spreadsheetCellText } from '../ingestion/parsers/spreadsheet.js'
+import { xlsxWorksheets } from '../ingestion/parsers/xlsx-workbook.js'
 import { quoteLiteral } from './duckdb.js'
 import type { RawTable } from './table-build.js'
 import { quoteIdentifier } from './types.js'
@@ -147,7 +147,7 @@ export async function loadCsv(
 }
 
 /**
- * Every sheet of an XLSX workbook into its own raw table (streamed with exceljs, cells as the
+ * Every sheet of an XLSX workbook into its own raw table (streamed by `xlsxWorksheets`, cells as the
  * ingestion parser shows them, rows numbered as in the sheet). Sheets come in the workbook's order.
  */
 export async function loadXlsx(
@@ -156,20 +156,13 @@ export async function loadXlsx(
   rawTablePrefix: string,
   maxCells: number,
 ): Promise<{ sheet: string; raw: RawTable }[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  })
   const found: { sheet: string; raw: RawTable }[] = []
   let cells = 0
-  for await (const worksheet of reader) {
-    const sheet = (worksheet as unknown as { name?: string }).name ?? `Sheet${found.length + 1}`
+  for await (const worksheet of xlsxWorksheets(path)) {
+    const sheet = worksheet.name
     const sink = await RawSink.create(connection, `${rawTablePrefix}${found.length}`, maxCells - cells)
     try {
-      for await (const row of worksheet) {
+      for await (const row of worksheet.rows) {
         const values: string[] = []
         row.eachCell({ includeEmpty: false }, (cell, column) => {
           while (values.length < column - 1) values.push('')
@@ -188,11 +181,7 @@ export async function loadXlsx(
     )
     cells += Number(counted.getRowsJS()[0]?.[0] ?? 0)
   }
-  const order = ((reader as unknown as { model?: { sheets?: { name?: string }[] } }).model?.sheets ?? []).map(
-    (sheet) => sheet.name ?? '',
-  )
-  const rank = (name: string): number => (order.indexOf(name) < 0 ? order.length : order.indexOf(name))
-  return found.sort((a, b) => rank(a.sheet) - rank(b.sheet))
+  return found
 }
 
 /** Sheets already parsed (ODS, through the ingestion parser) into raw tables. */

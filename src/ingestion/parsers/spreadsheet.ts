@@ -1,11 +1,11 @@
 import { open } from 'node:fs/promises'
-import ExcelJS from 'exceljs'
 import yauzl from 'yauzl'
 import { IngestError } from '../errors.js'
 import type { Block, ParsedDocument, ParseInput, Parser, TableBlock } from '../model.js'
 import { toIngestError } from './failures.js'
 import { ODS_TYPES, XLSX_TYPES } from './formats.js'
 import { TableBuilder, type TypedCell } from './table-builder.js'
+import { xlsxWorksheets } from './xlsx-workbook.js'
 import { XmlScanner } from './xml-scan.js'
 import { guardZip } from './zip-guard.js'
 
@@ -100,23 +100,16 @@ export function spreadsheetCellText(value: unknown, numFmt: string | undefined):
   return typedValue(value, numFmt).text
 }
 
-interface SheetModel {
-  readonly sheets?: readonly { readonly name?: string }[]
-}
-
 async function parseXlsx(input: ParseInput): Promise<ParsedDocument> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input.path, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  })
-  const found: { name: string; block: TableBlock | null }[] = []
-  for await (const worksheet of reader) {
-    const name = (worksheet as unknown as { name?: string }).name ?? `Sheet${found.length + 1}`
-    const table = new TableBuilder(name)
-    for await (const row of worksheet) {
+  const blocks: Block[] = []
+  let sheets = 0
+  for await (const worksheet of xlsxWorksheets(input.path)) {
+    sheets++
+    if (sheets > input.limits.maxPages) {
+      throw new IngestError(`limit exceeded: the workbook has more than ${input.limits.maxPages} sheets`, true)
+    }
+    const table = new TableBuilder(worksheet.name)
+    for await (const row of worksheet.rows) {
       const cells: TypedCell[] = []
       row.eachCell({ includeEmpty: false }, (cell, column) => {
         while (cells.length < column - 1) cells.push(EMPTY)
@@ -125,26 +118,11 @@ async function parseXlsx(input: ParseInput): Promise<ParsedDocument> {
       })
       table.add(row.number, cells)
     }
-    found.push({ name, block: table.finish() })
-    if (found.length > input.limits.maxPages) {
-      throw new IngestError(`limit exceeded: the workbook has more than ${input.limits.maxPages} sheets`, true)
-    }
-    input.progress(found.length, Math.max(found.length, sheetNames(reader).length))
+    const block = table.finish()
+    if (block) blocks.push(block)
+    input.progress(sheets, Math.max(sheets, worksheet.sheetCount))
   }
-  // Worksheets stream in archive order; present them in the workbook's tab order.
-  const order = sheetNames(reader)
-  const rank = (name: string): number => {
-    const index = order.indexOf(name)
-    return index < 0 ? order.length : index
-  }
-  const sorted = [...found].sort((a, b) => rank(a.name) - rank(b.name))
-  const blocks = sorted.map((sheet) => sheet.block).filter((block): block is TableBlock => block !== null)
-  return { blocks, pageCount: Math.max(found.length, order.length, 1), documentType: 'text' }
-}
-
-function sheetNames(reader: unknown): string[] {
-  const model = (reader as { model?: SheetModel }).model
-  return (model?.sheets ?? []).map((sheet) => sheet.name ?? '')
+  return { blocks, pageCount: Math.max(sheets, 1), documentType: 'text' }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,24 +293,6 @@ async function parseOds(input: ParseInput): Promise<ParsedDocument> {
 
 const ENCRYPTED_OFFICE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
 
-/**
- * Inflates every entry once, discarding the bytes: exceljs's unzipper never settles on a corrupt
- * deflate stream (the parse would hang until the time budget), while yauzl reports it.
- */
-async function verifyEntries(path: string): Promise<void> {
-  const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, strictFileNames: false })
-  try {
-    for await (const entry of zip.eachEntry()) {
-      if (entry.fileName.endsWith('/')) continue
-      for await (const _chunk of await zip.openReadStreamPromise(entry)) {
-        // Reading is the check.
-      }
-    }
-  } finally {
-    zip.close()
-  }
-}
-
 /** Password-protected XLSX files are OLE containers, not zips: say so instead of "damaged". */
 async function rejectOleContainer(path: string): Promise<void> {
   const handle = await open(path, 'r')
@@ -363,7 +323,6 @@ export const spreadsheetParser: Parser = {
       await rejectOleContainer(input.path)
       await guardZip(input.path, input.limits, format)
       if (ods) return await parseOds(input)
-      await verifyEntries(input.path)
       return await parseXlsx(input)
     } catch (error) {
       throw toIngestError(format, error)
