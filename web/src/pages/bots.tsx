@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
+import { PathPicker } from '../components/path-picker'
 import { Problem } from '../components/problem'
 import { useWorkspace } from '../context'
 import { t } from '../strings'
@@ -13,13 +14,8 @@ interface Tag {
   name: string
 }
 
-/** `a, b/` → ['a', 'b/']: the paths of a comma-separated field. */
-function list(value: FormDataEntryValue | null): string[] {
-  return String(value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean)
-}
+/** The paths a picker named `name` chose. */
+const pathsOf = (data: FormData, name: string) => data.getAll(name).map(String)
 
 const folderPath = (path: string) => (path.endsWith('/') ? path : `${path}/`)
 
@@ -63,7 +59,7 @@ export function BotsPage() {
     event.preventDefault()
     const form = event.currentTarget as HTMLFormElement
     const data = new FormData(form)
-    const scope = { paths: list(data.get('paths')).map(folderPath), tags: data.getAll('tag').map(String) }
+    const scope = { paths: pathsOf(data, 'paths').map(folderPath), tags: pathsOf(data, 'tag') }
     setError(null)
     try {
       if (editing) {
@@ -74,8 +70,8 @@ export function BotsPage() {
               ...botOf(data),
               filters: {
                 ...scope,
-                default_documents: list(data.get('default_documents')),
-                default_auto_documents: list(data.get('default_auto_documents')),
+                default_documents: pathsOf(data, 'default_documents'),
+                default_auto_documents: pathsOf(data, 'default_auto_documents'),
               },
             },
           }),
@@ -88,7 +84,6 @@ export function BotsPage() {
           }),
         )
       }
-      form.reset()
       setEditing(null)
       setReload((n) => n + 1)
     } catch (caught) {
@@ -117,7 +112,7 @@ export function BotsPage() {
           </li>
         ))}
       </ul>
-      <form class="card bot-form" onSubmit={submit} aria-labelledby="bot-form-title" key={bot?.id ?? 'new'}>
+      <form class="card bot-form" onSubmit={submit} aria-labelledby="bot-form-title" key={`${bot?.id ?? 'new'}:${reload}`}>
         <h3 id="bot-form-title">{bot ? t.bots.editing(bot.label) : t.bots.create}</h3>
         <label>
           {t.bots.label}
@@ -159,10 +154,7 @@ export function BotsPage() {
             ))}
           </select>
         </label>
-        <label>
-          {t.bots.paths}
-          <input name="paths" placeholder="/policies/, /reports/" value={bot?.filters?.paths?.join(', ')} />
-        </label>
+        <PathPicker name="paths" legend={t.bots.paths} kind="folder" initial={bot?.filters?.paths ?? []} />
         <fieldset class="tag-picker">
           <legend>{t.bots.tags}</legend>
           {tags.map((tag) => (
@@ -174,14 +166,18 @@ export function BotsPage() {
         </fieldset>
         {bot && (
           <>
-            <label>
-              {t.bots.defaultDocuments}
-              <input name="default_documents" value={bot.filters?.default_documents?.join(', ')} />
-            </label>
-            <label>
-              {t.bots.defaultAutoDocuments}
-              <input name="default_auto_documents" value={bot.filters?.default_auto_documents?.join(', ')} />
-            </label>
+            <PathPicker
+              name="default_documents"
+              legend={t.bots.defaultDocuments}
+              kind="file"
+              initial={bot.filters?.default_documents ?? []}
+            />
+            <PathPicker
+              name="default_auto_documents"
+              legend={t.bots.defaultAutoDocuments}
+              kind="file"
+              initial={bot.filters?.default_auto_documents ?? []}
+            />
           </>
         )}
         <label class="inline">
