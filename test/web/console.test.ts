@@ -92,10 +92,10 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     return { context, page }
   }
 
-  async function signIn(page: Page, secret = tenant.credentials.clientSecret): Promise<void> {
+  async function signIn(page: Page, secret = tenant.credentials.clientSecret, as: Tenant = tenant): Promise<void> {
     await page.goto(t.origin)
-    await page.getByLabel('App name').fill(tenant.credentials.appName)
-    await page.getByLabel('Client id').fill(tenant.credentials.clientId)
+    await page.getByLabel('App name').fill(as.credentials.appName)
+    await page.getByLabel('Client id').fill(as.credentials.clientId)
     await page.getByLabel('Client secret').fill(secret)
     await page.getByRole('button', { name: 'Sign in' }).click()
   }
@@ -167,20 +167,39 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await page.getByLabel('Label').fill('Policies')
     await page.getByLabel('Description', { exact: true }).fill('Answers from the reports folder')
     await page.getByLabel('Prompt', { exact: true }).fill('Answer from the documents.')
-    await page.getByLabel('Folders (scope)').fill('/reports/')
+    // Folders are chosen from the knowledge base, found by name.
+    const folders = page.locator('fieldset', { hasText: 'Folders (scope)' })
+    await folders.getByLabel('Find a folder').fill('repo')
+    await folders.getByRole('checkbox', { name: '/reports/' }).check()
+    expect(await folders.getByRole('list', { name: 'Chosen' }).textContent()).toContain('/reports/')
     await page.getByLabel('Data analysis').check()
     await page.getByRole('button', { name: 'Save' }).click()
     await expect.poll(() => page.getByRole('heading', { name: 'Policies' }).isVisible()).toBe(true)
     // Edited: every field is in the form, filled with the bot's values.
     await page.locator('.cards li', { hasText: 'Policies' }).getByRole('button', { name: 'Edit' }).click()
-    expect(await page.getByLabel('Folders (scope)').inputValue()).toBe('/reports/')
+    expect(await folders.getByRole('list', { name: 'Chosen' }).textContent()).toContain('/reports/')
+    const guides = page.locator('fieldset', { hasText: 'Documents that guide automatic selection' })
+    await guides.getByLabel('Find a document').fill('policy')
+    await guides.getByRole('checkbox', { name: '/reports/policy.pdf' }).check()
     await page.getByLabel('Description', { exact: true }).fill('Leave and sales, from the reports folder')
     await page.getByLabel('Users may narrow the scope').check()
     await page.getByRole('button', { name: 'Save' }).click()
     await expect
       .poll(() => page.locator('.cards li', { hasText: 'Policies' }).textContent())
       .toContain('Leave and sales, from the reports folder')
+    const saved = await fetch(`${t.origin}/apif/v2/company/${tenant.companyId}/bot`, {
+      headers: { authorization: `Bearer ${tenant.token}` },
+    }).then((response) => response.json() as Promise<{ label: string; filters: Record<string, string[]> }[]>)
+    expect(saved.find((bot) => bot.label === 'Policies')?.filters).toMatchObject({
+      paths: ['/reports/'],
+      default_auto_documents: ['/reports/policy.pdf'],
+    })
+    await page.locator('.cards li', { hasText: 'Policies' }).getByRole('button', { name: 'Edit' }).click()
+    // With nothing typed, the folders are offered from the root.
+    await expect.poll(() => folders.getByRole('checkbox').count()).toBe(2)
+    expect(await folders.getByRole('checkbox', { name: '/reports/' }).isChecked()).toBe(true)
     await lookAt(page, '03-bots')
+    await page.getByRole('button', { name: 'Cancel' }).click()
 
     // A chat with that bot: the answer streams in, cites the PDF's page, and the source opens.
     await page.getByRole('link', { name: 'Chat' }).click()
@@ -203,6 +222,9 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await expect
       .poll(() => viewer.locator('canvas.pdf-page[data-rendered="true"]').count(), { timeout: 20_000 })
       .toBe(1)
+    // The quoted passage is marked where it is printed on the page.
+    await expect.poll(() => viewer.locator('.textLayer .quote-mark').count(), { timeout: 20_000 }).toBeGreaterThan(0)
+    expect(await viewer.locator('.textLayer .quote-mark').first().textContent()).toContain('Annual leave')
     await lookAt(page, '05-source')
     await viewer.getByRole('button', { name: 'Close' }).click()
 
@@ -228,6 +250,8 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     await page.locator('.chat-list').getByRole('button', { name: 'Leave' }).click()
     await expect.poll(() => page.locator('article.message').count()).toBe(4)
     expect(await page.locator('article.message.assistant .source-name').first().textContent()).toBe('policy.pdf')
+    // A chat picked from the list brings its bot's switches, as one just created does.
+    expect(await page.locator('fieldset', { hasText: 'Compute the answer' }).isVisible()).toBe(true)
 
     // Export, then delete the chat.
     const download = page.waitForEvent('download')
@@ -277,4 +301,33 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     rmSync(files, { recursive: true, force: true })
     expect(cspViolations).toEqual([])
   }, 120_000)
+
+  it('pages through a long list of chats', async () => {
+    const busy = await createTenant(t)
+    for (let n = 1; n <= 23; n++) {
+      const response = await fetch(`${t.origin}/apif/v2/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${busy.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `Chat ${String(n).padStart(2, '0')}` }),
+      })
+      expect(response.status).toBe(201)
+    }
+    const { context, page } = await newPage()
+    await signIn(page, busy.credentials.clientSecret, busy)
+    const titles = page.locator('.chat-list li .chat-title')
+    await expect.poll(() => titles.count()).toBe(20)
+    const pager = page.getByRole('navigation', { name: 'Pages' })
+    expect(await pager.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true)
+    await pager.getByRole('button', { name: 'Next' }).click()
+    await expect.poll(() => titles.count()).toBe(3)
+    expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true)
+    const seen = new Set(await titles.allTextContents())
+    await pager.getByRole('button', { name: 'Previous' }).click()
+    await expect.poll(() => titles.count()).toBe(20)
+    for (const title of await titles.allTextContents()) seen.add(title)
+    expect(seen.size).toBe(23)
+    await lookAt(page, '08-chat-pages')
+    await context.close()
+    expect(cspViolations).toEqual([])
+  }, 60_000)
 })

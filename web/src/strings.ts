@@ -95,8 +95,6 @@ export const en = {
     saved: 'Saved.',
     delete: 'Delete',
     confirmDelete: (name: string) => `Delete “${name}”?`,
-    previous: 'Previous',
-    next: 'Next',
     uploading: (name: string, percent: number) => `${name}: ${percent} %`,
     skipped: (name: string) => `${name}: skipped`,
   },
@@ -122,6 +120,11 @@ export const en = {
     defaultAutoDocuments: 'Documents that guide automatic selection',
     default: 'default',
     empty: 'No bots yet.',
+  },
+  pager: {
+    label: 'Pages',
+    previous: 'Previous',
+    next: 'Next',
   },
   picker: {
     findFolder: 'Find a folder',

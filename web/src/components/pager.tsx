@@ -5,15 +5,15 @@ export function Pager(props: { offset: number; limit: number; count: number; onC
   const { offset, limit, count, onChange } = props
   if (offset === 0 && count < limit) return null
   return (
-    <nav class="pager" aria-label="pages">
+    <nav class="pager" aria-label={t.pager.label}>
       <button type="button" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
-        {t.kb.previous}
+        {t.pager.previous}
       </button>
       <span>
         {offset + 1}–{offset + count}
       </span>
       <button type="button" disabled={count < limit} onClick={() => onChange(offset + limit)}>
-        {t.kb.next}
+        {t.pager.next}
       </button>
     </nav>
   )

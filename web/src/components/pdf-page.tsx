@@ -43,7 +43,11 @@ export function PdfPage({ data, page, quote }: { data: ArrayBuffer; page: number
         frame?.style.setProperty('--scale-round-x', '1px')
         frame?.style.setProperty('--scale-round-y', '1px')
         text.replaceChildren()
-        const textLayer = new pdfjs.TextLayer({ textContentSource: pdfPage.streamTextContent(), container: text, viewport })
+        const textLayer = new pdfjs.TextLayer({
+          textContentSource: pdfPage.streamTextContent(),
+          container: text,
+          viewport,
+        })
         await textLayer.render()
         if (cancelled) return
         const marked = quotedItems(textLayer.textContentItemsStr, quote)

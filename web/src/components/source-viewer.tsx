@@ -50,7 +50,9 @@ export function SourceViewer({ source, onClose }: { source: Source; onClose: () 
         {source.row_idx && t.chat.rows(source.row_idx)}
       </p>
       <blockquote class="quoted">{source.chunk_content}</blockquote>
-      {isPdf && page !== null && (pdf ? <PdfPage data={pdf} page={page} quote={source.chunk_content} /> : <p class="hint">{t.chat.loading}</p>)}
+      {isPdf &&
+        page !== null &&
+        (pdf ? <PdfPage data={pdf} page={page} quote={source.chunk_content} /> : <p class="hint">{t.chat.loading}</p>)}
       <Problem error={error} />
       <div class="actions">
         <button type="button" onClick={download}>

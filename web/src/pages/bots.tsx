@@ -112,7 +112,12 @@ export function BotsPage() {
           </li>
         ))}
       </ul>
-      <form class="card bot-form" onSubmit={submit} aria-labelledby="bot-form-title" key={`${bot?.id ?? 'new'}:${reload}`}>
+      <form
+        class="card bot-form"
+        onSubmit={submit}
+        aria-labelledby="bot-form-title"
+        key={`${bot?.id ?? 'new'}:${reload}`}
+      >
         <h3 id="bot-form-title">{bot ? t.bots.editing(bot.label) : t.bots.create}</h3>
         <label>
           {t.bots.label}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { MessageView } from '../components/answer'
 import { DocumentChoice } from '../components/document-choice'
+import { Pager } from '../components/pager'
 import { Problem } from '../components/problem'
 import { SourceViewer } from '../components/source-viewer'
 import { useWorkspace } from '../context'
@@ -9,18 +10,23 @@ import { t } from '../strings'
 import type { Bot, Chat, Message, Source, StoredMessage } from '../types'
 
 const HISTORY = 100
+/** Chats listed per page. */
+const CHATS = 20
 
 export function ChatPage() {
   const { api, companyId, defaultBotId } = useWorkspace()
   const [chats, setChats] = useState<Chat[]>([])
   const [bots, setBots] = useState<Bot[]>([])
   const [archived, setArchived] = useState(false)
+  const [offset, setOffset] = useState(0)
   const [current, setCurrent] = useState<Chat | null>(null)
   const [error, setError] = useState<unknown>(null)
 
   async function loadChats() {
     try {
-      setChats(await api.call(api.client.GET('/apif/v2/chat', { params: { query: { archived, limit: 50 } } })))
+      setChats(
+        await api.call(api.client.GET('/apif/v2/chat', { params: { query: { archived, offset, limit: CHATS } } })),
+      )
     } catch (caught) {
       setError(caught)
     }
@@ -28,7 +34,7 @@ export function ChatPage() {
 
   useEffect(() => {
     void loadChats()
-  }, [archived])
+  }, [archived, offset])
   useEffect(() => {
     api
       .call(
@@ -104,7 +110,14 @@ export function ChatPage() {
           </button>
         </form>
         <label class="inline">
-          <input type="checkbox" checked={archived} onChange={() => setArchived(!archived)} />
+          <input
+            type="checkbox"
+            checked={archived}
+            onChange={() => {
+              setArchived(!archived)
+              setOffset(0)
+            }}
+          />
           {t.chat.archived}
         </label>
         {chats.length === 0 && <p class="hint">{t.chat.empty}</p>}
@@ -135,6 +148,7 @@ export function ChatPage() {
             </li>
           ))}
         </ul>
+        <Pager offset={offset} limit={CHATS} count={chats.length} onChange={setOffset} />
         <Problem error={error} />
       </aside>
       {current ? (
