@@ -381,8 +381,7 @@ export interface paths {
 export type webhooks = Record<string, never>
 export interface components {
   schemas: {
-    /** Problem */
-    'def-0': {
+    Problem: {
       type: string
       title: string
       status: number
@@ -520,7 +519,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -529,7 +528,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -576,7 +575,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -585,7 +584,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -626,7 +625,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -635,7 +634,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -696,7 +695,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -705,7 +704,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -997,7 +996,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1006,7 +1005,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1065,7 +1064,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1074,7 +1073,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1104,7 +1103,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1113,7 +1112,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1398,7 +1397,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1407,7 +1406,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1453,7 +1452,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1462,7 +1461,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1511,7 +1510,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1520,7 +1519,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1549,7 +1548,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1558,7 +1557,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1611,7 +1610,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1620,7 +1619,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1664,7 +1663,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1673,7 +1672,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1727,7 +1726,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1736,7 +1735,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1835,7 +1834,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1844,7 +1843,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1887,7 +1886,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1896,7 +1895,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1941,7 +1940,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1950,7 +1949,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -1980,7 +1979,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -1989,7 +1988,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2035,7 +2034,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2044,7 +2043,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2098,7 +2097,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2107,7 +2106,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2182,7 +2181,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2191,7 +2190,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2309,7 +2308,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2318,7 +2317,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2348,7 +2347,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2357,7 +2356,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2420,7 +2419,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2429,7 +2428,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2496,7 +2495,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2505,7 +2504,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2556,7 +2555,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2565,7 +2564,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2597,7 +2596,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2606,7 +2605,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }
@@ -2682,7 +2681,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Problem Details with a stable `code` */
@@ -2691,7 +2690,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/problem+json': components['schemas']['def-0']
+          'application/problem+json': components['schemas']['Problem']
         }
       }
     }

@@ -86,6 +86,11 @@ export async function buildServer(
       servers: [{ url: '/', description: 'this Lantern service' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
+    // Shared schemas keep their $id as their component name (`Problem`), not `def-0`.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) =>
+        typeof json.$id === 'string' ? json.$id : `def-${index}`,
+    },
     transformObject: (document) =>
       'openapiObject' in document ? withOptionalDefaults(document.openapiObject) : document.swaggerObject,
   })
