@@ -1,25 +1,22 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { JobRunner } from '../../src/jobs/runner.js'
+import { chromiumAvailable, launchChromium } from '../support/chromium.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { tinyPdf } from '../support/knowledge-base.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const root = resolve(import.meta.dirname, '../..')
 /** Screenshots of every page at both widths, for a person to look at (ignored by git). */
 const SHOTS = join(root, '.tmp/screenshots')
 const WIDTHS = [1440, 360] as const
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-const available = existsSync(CHROMIUM)
-if (!available) console.log(`Chromium (${CHROMIUM}) not installed: the console tests are SKIPPED; .ci/run installs it`)
 
 interface AxeViolation {
   id: string
@@ -40,7 +37,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 }
 
-describe.skipIf(!available)('the web console in headless Chromium', () => {
+describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () => {
   let t: TestApp
   let runner: JobRunner
   let tenant: Tenant
@@ -60,18 +57,7 @@ describe.skipIf(!available)('the web console in headless Chromium', () => {
     runner = t.ctx.createJobRunner({ owner: `test-${randomUUID()}`, concurrency: 2 })
     runner.start()
     tenant = await createTenant(t)
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
+    browser = await launchChromium()
     mkdirSync(SHOTS, { recursive: true })
   }, 120_000)
 
