@@ -2059,6 +2059,8 @@ export interface operations {
         search?: string
         /** @description the whole subtree, depth-first by path, instead of the direct children */
         recursive?: boolean
+        /** @description extension: only the documents carrying this tag id (folders left out); an unknown tag is not_found */
+        tag?: string
       }
       header?: never
       path: {

@@ -208,6 +208,36 @@ describe.each(storeModes())('%s: knowledge base tree', (mode) => {
       await uploadOk(t, tagged, 'x.txt', 'x', { fields: { tags: [z, a] } })
       expect((await list(tagged)).body[0].tags).toEqual([a, z])
     })
+
+    it('keeps the documents carrying a tag (extension), paged after the filter, and refuses another company tag', async () => {
+      const tagged = await createTenant(t)
+      const red = await createTag(t, tagged, 'red')
+      const blue = await createTag(t, tagged, 'blue')
+      await mkdir(t, tagged, '/sub')
+      for (let i = 0; i < 5; i++) {
+        await uploadOk(t, tagged, `plain-${i}.txt`, 'x')
+        await uploadOk(t, tagged, `red-${i}.txt`, 'x', { fields: { tags: [red] } })
+      }
+      await uploadOk(t, tagged, 'both.txt', 'x', { fields: { path: '/sub/', tags: [red, blue] } })
+      const names = async (query: string) =>
+        ((await list(tagged, query)).body as { object_name: string }[]).map((entry) => entry.object_name)
+      expect(await names(`?tag=${red}`)).toEqual(['/red-0.txt', '/red-1.txt', '/red-2.txt', '/red-3.txt', '/red-4.txt'])
+      expect(await names(`?tag=${red}&recursive=true&limit=4`)).toEqual([
+        '/red-0.txt',
+        '/red-1.txt',
+        '/red-2.txt',
+        '/red-3.txt',
+      ])
+      expect(await names(`?tag=${red}&recursive=true&offset=4`)).toEqual(['/red-4.txt', '/sub/both.txt'])
+      expect(await names(`?tag=${blue}&recursive=true`)).toEqual(['/sub/both.txt'])
+      expect(await names(`?tag=${red}&search=3`)).toEqual(['/red-3.txt'])
+
+      const other = await createTenant(t)
+      const theirs = await createTag(t, other, 'red')
+      await uploadOk(t, other, 'theirs.txt', 'x', { fields: { tags: [theirs] } })
+      expectProblem(await list(tagged, `?tag=${theirs}`), 404, 'not_found')
+      expectProblem(await list(other, `?tag=${red}`), 404, 'not_found')
+    })
   })
 
   describe('GET …/knowledge-base/<object_id>', () => {

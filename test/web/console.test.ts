@@ -120,8 +120,11 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
     await page.getByRole('link', { name: 'Knowledge base' }).click()
     await page.getByLabel('Folder name').fill('reports')
     await page.getByRole('button', { name: 'New folder' }).click()
-    await page.getByRole('button', { name: 'reports/' }).click()
+    // The new folder appears in the folder tree, which opens it.
+    const tree = page.getByRole('navigation', { name: 'Folders' })
+    await tree.getByRole('button', { name: 'reports/', exact: true }).click()
     await expect.poll(() => page.locator('.path code').textContent()).toBe('/reports/')
+    expect(await tree.locator('[aria-current="location"]').textContent()).toBe('reports/')
     const files = mkdtempSync(join(tmpdir(), 'lantern-console-files-'))
     writeFileSync(join(files, 'policy.pdf'), tinyPdf('Annual leave is 25 days per year for every employee.'))
     writeFileSync(join(files, 'sales.csv'), 'region,amount\nNorth,1250\nSouth,980\n')

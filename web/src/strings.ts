@@ -67,6 +67,9 @@ export const en = {
   },
   kb: {
     title: 'Knowledge base',
+    folders: 'Folders',
+    expand: (path: string) => `Show the folders in ${path}`,
+    collapse: (path: string) => `Hide the folders in ${path}`,
     path: 'Folder',
     up: 'Up',
     search: 'Search',

@@ -27,6 +27,8 @@ export interface KbListRequest {
   readonly path: string
   readonly recursive: boolean
   readonly search?: string | undefined
+  /** Only the documents carrying this tag of the company (extension). */
+  readonly tag?: string | undefined
   readonly offset: number
   readonly limit: number
 }
@@ -60,7 +62,8 @@ export class KnowledgeBaseService {
   /**
    * The direct children of a folder (folders first, then files, by name ignoring case), or with
    * `recursive` its whole subtree depth-first by path; `search` keeps entries whose name contains
-   * it ignoring case. A folder that does not exist is not_found; `/` always exists.
+   * it ignoring case, `tag` the documents carrying that tag. A folder or tag that does not exist
+   * in the company is not_found; `/` always exists.
    */
   async list(principal: Principal, request: KbListRequest): Promise<KbEntry[]> {
     const companyId = principal.companyId
@@ -69,10 +72,14 @@ export class KnowledgeBaseService {
       const object = await this.deps.store.knowledgeBase.findByName(companyId, folder)
       if (object?.kind !== 'folder') throw errors.notFound('folder', folder)
     }
+    if (request.tag && !(await this.deps.store.tags.findById(companyId, request.tag))) {
+      throw errors.notFound('tag', request.tag)
+    }
     const objects = await this.deps.store.knowledgeBase.list(companyId, {
       folder,
       recursive: request.recursive,
       search: request.search || undefined,
+      tagId: request.tag || undefined,
       offset: request.offset,
       limit: request.limit,
     })

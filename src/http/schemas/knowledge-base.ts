@@ -16,6 +16,13 @@ export const KbListQuery = Type.Object({
     default: false,
     description: 'the whole subtree, depth-first by path, instead of the direct children',
   }),
+  tag: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: 'extension: only the documents carrying this tag id (folders left out); an unknown tag is not_found',
+      'x-extension': true,
+    }),
+  ),
 })
 
 const Tags = Type.Array(Type.String(), { description: 'tag ids, ordered by tag name' })

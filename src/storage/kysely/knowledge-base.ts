@@ -229,6 +229,16 @@ export class KyselyKnowledgeBaseRepository implements KnowledgeBaseRepository {
       const pattern = containsPattern(query.search.normalize('NFC').toLowerCase())
       select = select.where(sql<boolean>`sort_key like ${pattern} escape '\\'`)
     }
+    const { tagId } = query
+    if (tagId) {
+      select = select.where('id', 'in', (eb) =>
+        eb
+          .selectFrom('document_tags')
+          .select('document_id')
+          .where('company_id', '=', companyId)
+          .where('tag_id', '=', tagId),
+      )
+    }
     select = query.recursive
       ? select.orderBy('object_name')
       : select.orderBy('is_folder', 'desc').orderBy('sort_key').orderBy('object_name')

@@ -63,6 +63,8 @@ export interface ListQuery {
   readonly recursive: boolean
   /** Case-insensitive substring of the entry's name. */
   readonly search: string | undefined
+  /** Only the documents carrying this tag (folders are left out). */
+  readonly tagId?: string | undefined
   readonly offset: number
   readonly limit: number
 }

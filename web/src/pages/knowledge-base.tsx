@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError } from '../api'
 import { DocumentPanel } from '../components/document-panel'
+import { FolderTree } from '../components/folder-tree'
 import { Pager } from '../components/pager'
 import { Problem } from '../components/problem'
 import { useWorkspace } from '../context'
@@ -37,6 +38,8 @@ export function KnowledgeBasePage() {
   const [tags, setTags] = useState<{ id: string; name: string }[]>([])
   const [tagFilter, setTagFilter] = useState('')
   const [opened, setOpened] = useState<string | null>(null)
+  // A tag filter shows the tagged documents of the whole subtree, with their paths.
+  const wholeTree = recursive || tagFilter !== ''
 
   useEffect(() => {
     api
@@ -84,11 +87,21 @@ export function KnowledgeBasePage() {
     api
       .call(
         api.client.GET('/apif/v2/company/{company_id}/knowledge-base', {
-          params: { path: ids, query: { path, offset, limit: PAGE, search: search || undefined, recursive } },
+          params: {
+            path: ids,
+            query: {
+              path,
+              offset,
+              limit: PAGE,
+              search: search || undefined,
+              recursive: wholeTree,
+              tag: tagFilter || undefined,
+            },
+          },
         }),
       )
       .then(setEntries, setError)
-  }, [path, offset, search, recursive, reload])
+  }, [path, offset, search, recursive, tagFilter, reload])
 
   // Processing states, polled until every document on the page is PROCESSED or in ERROR.
   useEffect(() => {
@@ -183,148 +196,157 @@ export function KnowledgeBasePage() {
   return (
     <section class="kb">
       <h2>{t.kb.title}</h2>
-      <div class="toolbar">
-        <p class="path">
-          {t.kb.path}: <code>{path}</code>
-          {parent !== null && (
-            <button type="button" class="small" onClick={() => openFolder(parent)}>
-              {t.kb.up}
-            </button>
+      <div class="kb-layout">
+        <FolderTree current={path} version={reload} onOpen={openFolder} />
+        <div class="kb-main">
+          <div class="toolbar">
+            <p class="path">
+              {t.kb.path}: <code>{path}</code>
+              {parent !== null && (
+                <button type="button" class="small" onClick={() => openFolder(parent)}>
+                  {t.kb.up}
+                </button>
+              )}
+            </p>
+            <label>
+              {t.kb.search}
+              <input
+                type="search"
+                value={search}
+                onInput={(e) => {
+                  setSearch(e.currentTarget.value)
+                  setOffset(0)
+                }}
+              />
+            </label>
+            <label class="inline">
+              <input type="checkbox" checked={recursive} onChange={() => setRecursive(!recursive)} />
+              {t.kb.recursive}
+            </label>
+          </div>
+          <div class="toolbar">
+            <form onSubmit={createFolder} class="inline-form">
+              <label>
+                {t.kb.folderName}
+                <input name="name" pattern="[^/]+" required />
+              </label>
+              <button type="submit">{t.kb.newFolder}</button>
+            </form>
+            <div class="dropzone">
+              <label
+                onDragOver={(e) => e.preventDefault()}
+                onDrop={(e) => {
+                  e.preventDefault()
+                  void uploadAll([...(e.dataTransfer?.files ?? [])])
+                }}
+              >
+                {t.kb.upload}
+                <input
+                  type="file"
+                  multiple
+                  onChange={(e) => void uploadAll([...(e.currentTarget.files ?? [])])}
+                  aria-describedby="drop-hint"
+                />
+              </label>
+              <span id="drop-hint" class="hint">
+                {t.kb.dropHere}
+              </span>
+            </div>
+          </div>
+          <div class="toolbar">
+            <form onSubmit={createTag} class="inline-form">
+              <label>
+                {t.kb.tagName}
+                <input name="tag" required maxLength={100} />
+              </label>
+              <button type="submit">{t.kb.newTag}</button>
+            </form>
+            <label>
+              {t.kb.filterTag}
+              <select
+                value={tagFilter}
+                onChange={(e) => {
+                  setTagFilter(e.currentTarget.value)
+                  setOffset(0)
+                }}
+              >
+                <option value="">{t.kb.allDocuments}</option>
+                {tags.map((tag) => (
+                  <option value={tag.id} key={tag.id}>
+                    {tag.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <span class="row-actions">
+              {tags.map((tag) => (
+                <button type="button" class="small" key={tag.id} onClick={() => renameTag(tag)}>
+                  {t.kb.renameTag} {tag.name}
+                </button>
+              ))}
+            </span>
+          </div>
+          {Object.keys(uploads).length > 0 && (
+            <ul class="uploads" aria-live="polite">
+              {Object.entries(uploads).map(([name, text]) => (
+                <li key={name}>{text}</li>
+              ))}
+            </ul>
           )}
-        </p>
-        <label>
-          {t.kb.search}
-          <input
-            type="search"
-            value={search}
-            onInput={(e) => {
-              setSearch(e.currentTarget.value)
-              setOffset(0)
-            }}
-          />
-        </label>
-        <label class="inline">
-          <input type="checkbox" checked={recursive} onChange={() => setRecursive(!recursive)} />
-          {t.kb.recursive}
-        </label>
-      </div>
-      <div class="toolbar">
-        <form onSubmit={createFolder} class="inline-form">
-          <label>
-            {t.kb.folderName}
-            <input name="name" pattern="[^/]+" required />
-          </label>
-          <button type="submit">{t.kb.newFolder}</button>
-        </form>
-        <div class="dropzone">
-          <label
-            onDragOver={(e) => e.preventDefault()}
-            onDrop={(e) => {
-              e.preventDefault()
-              void uploadAll([...(e.dataTransfer?.files ?? [])])
-            }}
-          >
-            {t.kb.upload}
-            <input
-              type="file"
-              multiple
-              onChange={(e) => void uploadAll([...(e.currentTarget.files ?? [])])}
-              aria-describedby="drop-hint"
-            />
-          </label>
-          <span id="drop-hint" class="hint">
-            {t.kb.dropHere}
-          </span>
-        </div>
-      </div>
-      <div class="toolbar">
-        <form onSubmit={createTag} class="inline-form">
-          <label>
-            {t.kb.tagName}
-            <input name="tag" required maxLength={100} />
-          </label>
-          <button type="submit">{t.kb.newTag}</button>
-        </form>
-        <label>
-          {t.kb.filterTag}
-          <select value={tagFilter} onChange={(e) => setTagFilter(e.currentTarget.value)}>
-            <option value="">{t.kb.allDocuments}</option>
-            {tags.map((tag) => (
-              <option value={tag.id} key={tag.id}>
-                {tag.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <span class="row-actions">
-          {tags.map((tag) => (
-            <button type="button" class="small" key={tag.id} onClick={() => renameTag(tag)}>
-              {t.kb.renameTag} {tag.name}
-            </button>
-          ))}
-        </span>
-      </div>
-      {Object.keys(uploads).length > 0 && (
-        <ul class="uploads" aria-live="polite">
-          {Object.entries(uploads).map(([name, text]) => (
-            <li key={name}>{text}</li>
-          ))}
-        </ul>
-      )}
-      <Problem error={error} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t.kb.name}</th>
-            <th scope="col">{t.kb.size}</th>
-            <th scope="col">{t.kb.state}</th>
-            <th scope="col">{t.kb.actions}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.length === 0 && (
-            <tr>
-              <td colSpan={4} class="hint">
-                {t.kb.empty}
-              </td>
-            </tr>
-          )}
-          {entries
-            .filter((entry) => !tagFilter || entry.tags.includes(tagFilter))
-            .map((entry) => {
-              const state = states[entry.id]
-              return (
-                <tr key={entry.id}>
-                  <td>
-                    {entry.is_folder ? (
-                      <button type="button" class="link" onClick={() => openFolder(entry.object_name)}>
-                        {recursive ? entry.object_name : nameOf(entry)}
-                      </button>
-                    ) : (
-                      <button type="button" class="link" onClick={() => setOpened(entry.id)}>
-                        {recursive ? entry.object_name : nameOf(entry)}
-                      </button>
-                    )}
-                  </td>
-                  <td>{bytes(entry.size)}</td>
-                  <td class={`state ${state?.embedding_state ?? ''}`}>
-                    {state && (t.states[state.embedding_state] ?? state.embedding_state)}
-                    {state?.embedding_state === 'PROCESSING' && state.progress.total > 0 && (
-                      <progress max={state.progress.total} value={state.progress.done} aria-label={nameOf(entry)} />
-                    )}
-                    {state?.embedding_state === 'ERROR' && <span class="problem">{state.error_details}</span>}
-                  </td>
-                  <td>
-                    <button type="button" class="small danger" onClick={() => remove(entry)}>
-                      {t.kb.delete}
-                    </button>
+          <Problem error={error} />
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.kb.name}</th>
+                <th scope="col">{t.kb.size}</th>
+                <th scope="col">{t.kb.state}</th>
+                <th scope="col">{t.kb.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.length === 0 && (
+                <tr>
+                  <td colSpan={4} class="hint">
+                    {t.kb.empty}
                   </td>
                 </tr>
-              )
-            })}
-        </tbody>
-      </table>
-      <Pager offset={offset} limit={PAGE} count={entries.length} onChange={setOffset} />
+              )}
+              {entries.map((entry) => {
+                const state = states[entry.id]
+                return (
+                  <tr key={entry.id}>
+                    <td>
+                      {entry.is_folder ? (
+                        <button type="button" class="link" onClick={() => openFolder(entry.object_name)}>
+                          {wholeTree ? entry.object_name : nameOf(entry)}
+                        </button>
+                      ) : (
+                        <button type="button" class="link" onClick={() => setOpened(entry.id)}>
+                          {wholeTree ? entry.object_name : nameOf(entry)}
+                        </button>
+                      )}
+                    </td>
+                    <td>{bytes(entry.size)}</td>
+                    <td class={`state ${state?.embedding_state ?? ''}`}>
+                      {state && (t.states[state.embedding_state] ?? state.embedding_state)}
+                      {state?.embedding_state === 'PROCESSING' && state.progress.total > 0 && (
+                        <progress max={state.progress.total} value={state.progress.done} aria-label={nameOf(entry)} />
+                      )}
+                      {state?.embedding_state === 'ERROR' && <span class="problem">{state.error_details}</span>}
+                    </td>
+                    <td>
+                      <button type="button" class="small danger" onClick={() => remove(entry)}>
+                        {t.kb.delete}
+                      </button>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+          <Pager offset={offset} limit={PAGE} count={entries.length} onChange={setOffset} />
+        </div>
+      </div>
       {opened && (
         <DocumentPanel
           documentId={opened}
