@@ -319,4 +319,46 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
     await context.close()
     expect(cspViolations).toEqual([])
   }, 60_000)
+
+  it('is used from the keyboard alone, with the focus always visible', async () => {
+    const { context, page } = await newPage()
+    await page.goto(t.origin)
+    /** Tab until the control labelled `label` has the focus, checking that every control on the way shows it. */
+    async function tabTo(label: string): Promise<void> {
+      for (let presses = 0; presses < 40; presses++) {
+        await page.keyboard.press('Tab')
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement as HTMLElement | null
+          if (!element || element === document.body) return null
+          const style = getComputedStyle(element)
+          const name =
+            element.getAttribute('aria-label') ??
+            (element as HTMLInputElement).labels?.[0]?.textContent?.trim() ??
+            element.textContent?.trim() ??
+            ''
+          return { name, ring: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0 }
+        })
+        if (focused) expect(focused.ring, `focus ring on ${focused.name}`).toBe(true)
+        if (focused?.name.startsWith(label)) return
+      }
+      throw new Error(`Tab never reached ${label}`)
+    }
+    await tabTo('App name')
+    await page.keyboard.type(tenant.credentials.appName)
+    await tabTo('Client id')
+    await page.keyboard.type(tenant.credentials.clientId)
+    await tabTo('Client secret')
+    await page.keyboard.type(tenant.credentials.clientSecret)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByRole('navigation', { name: 'main' }).isVisible()).toBe(true)
+    await tabTo('Knowledge base')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByRole('heading', { name: 'Knowledge base' }).isVisible()).toBe(true)
+    await tabTo('Bots')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByRole('heading', { name: 'Bots' }).isVisible()).toBe(true)
+    await tabTo('Label')
+    await page.keyboard.type('Keyboard bot')
+    await context.close()
+  }, 60_000)
 })

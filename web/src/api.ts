@@ -3,6 +3,8 @@ import { readEvents } from './sse'
 import { t } from './strings'
 
 export const API = '/apif/v2'
+/** The largest page the API's lists give (`limit` ≤ 100). */
+const MAX_PAGE = 100
 
 /** A refused request: the problem's `detail` is what the user reads, `code` what the console checks. */
 export class ApiError extends Error {
@@ -60,6 +62,19 @@ export class Api {
       problem.code ?? 'error',
       problem.detail ?? problem.title ?? t.errors.unknown,
     )
+  }
+
+  /**
+   * Every item of a paginated list, read page by page (of the largest size the API allows) until
+   * a short page: for the choices a select or a set of checkboxes offers, which must be complete.
+   */
+  async all<T>(page: (offset: number, limit: number) => Promise<TypedResult<T[]>>): Promise<T[]> {
+    const items: T[] = []
+    for (let offset = 0; ; offset += MAX_PAGE) {
+      const batch = await this.call(page(offset, MAX_PAGE))
+      items.push(...batch)
+      if (batch.length < MAX_PAGE) return items
+    }
   }
 
   /** The raw response, for streams and downloads; a refusal is thrown as ApiError. */

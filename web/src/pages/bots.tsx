@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
+import { Pager } from '../components/pager'
 import { PathPicker } from '../components/path-picker'
 import { Problem } from '../components/problem'
 import { useWorkspace } from '../context'
@@ -8,6 +9,8 @@ import type { Bot } from '../types'
 /** The answer languages offered (the bot's locale); AUTOMATIC answers in the question's language. */
 const LOCALES = ['AUTOMATIC', 'en', 'fr', 'de', 'es', 'it', 'pt', 'nl'] as const
 const SELECTORS = ['hidden', 'choose', 'always'] as const
+/** Bots listed per page. */
+const PAGE = 20
 
 interface Tag {
   id: string
@@ -26,20 +29,25 @@ export function BotsPage() {
   const [editing, setEditing] = useState<Bot | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [reload, setReload] = useState(0)
+  const [offset, setOffset] = useState(0)
   const company = { company_id: companyId }
 
   useEffect(() => {
     api
-      .call(api.client.GET('/apif/v2/company/{company_id}/bot', { params: { path: company, query: { limit: 100 } } }))
+      .call(
+        api.client.GET('/apif/v2/company/{company_id}/bot', {
+          params: { path: company, query: { offset, limit: PAGE } },
+        }),
+      )
       .then(setBots, setError)
     api
-      .call(
+      .all((offset, limit) =>
         api.client.GET('/apif/v2/company/{company_id}/knowledge-base/tags', {
-          params: { path: company, query: { limit: 100 } },
+          params: { path: company, query: { offset, limit } },
         }),
       )
       .then(setTags, setError)
-  }, [reload])
+  }, [reload, offset])
 
   /** The bot the form describes, as create and edit both take it. */
   function botOf(data: FormData) {
@@ -112,6 +120,7 @@ export function BotsPage() {
           </li>
         ))}
       </ul>
+      <Pager offset={offset} limit={PAGE} count={bots.length} onChange={setOffset} />
       <form
         class="card bot-form"
         onSubmit={submit}

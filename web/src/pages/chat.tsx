@@ -37,9 +37,9 @@ export function ChatPage() {
   }, [archived, offset])
   useEffect(() => {
     api
-      .call(
+      .all((offset, limit) =>
         api.client.GET('/apif/v2/company/{company_id}/bot', {
-          params: { path: { company_id: companyId }, query: { limit: 100 } },
+          params: { path: { company_id: companyId }, query: { offset, limit } },
         }),
       )
       .then(setBots, setError)

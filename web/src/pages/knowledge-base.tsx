@@ -43,9 +43,9 @@ export function KnowledgeBasePage() {
 
   useEffect(() => {
     api
-      .call(
+      .all((offset, limit) =>
         api.client.GET('/apif/v2/company/{company_id}/knowledge-base/tags', {
-          params: { path: ids, query: { limit: 100 } },
+          params: { path: ids, query: { offset, limit } },
         }),
       )
       .then(setTags, setError)
