@@ -286,6 +286,17 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
     await expect.poll(() => failed.count(), { timeout: 60_000, interval: 500 }).toBe(1)
     expect((await failed.locator('.problem').textContent())?.length).toBeGreaterThan(10)
     await lookAt(page, '07-upload-error')
+
+    // An answer the console cannot draw (here a list that is not one) fails its page, not the console.
+    await page.route('**/apif/v2/company/*/bot?*', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"not":"a list"}' }),
+    )
+    await page.getByRole('link', { name: 'Bots' }).click()
+    await expect.poll(() => page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true)
+    expect(await page.locator('.failed-page [role="alert"]').textContent()).not.toBe('')
+    await page.unroute('**/apif/v2/company/*/bot?*')
+    await page.getByRole('link', { name: 'Knowledge base' }).click()
+    await expect.poll(() => page.getByRole('heading', { name: 'Knowledge base' }).isVisible()).toBe(true)
     await context.close()
     rmSync(files, { recursive: true, force: true })
     expect(cspViolations).toEqual([])

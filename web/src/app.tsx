@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'preact/hooks'
+import type { ComponentChildren } from 'preact'
+import { useEffect, useErrorBoundary, useMemo, useState } from 'preact/hooks'
 import { Api } from './api'
 import { Problem } from './components/problem'
 import { type Workspace, WorkspaceContext } from './context'
@@ -92,8 +93,24 @@ export function App({ sessions }: { sessions: SessionKeeper }) {
         </button>
       </header>
       <main id="main">
-        <View />
+        <Guarded key={page}>
+          <View />
+        </Guarded>
       </main>
     </WorkspaceContext.Provider>
+  )
+}
+
+/** A page that fails while drawing shows what went wrong and a way back, never a blank page. */
+function Guarded({ children }: { children: ComponentChildren }) {
+  const [error, reset] = useErrorBoundary()
+  if (!error) return <>{children}</>
+  return (
+    <section class="failed-page">
+      <Problem error={error} />
+      <button type="button" onClick={reset}>
+        {t.errors.retry}
+      </button>
+    </section>
   )
 }

@@ -154,6 +154,7 @@ export const en = {
   errors: {
     network: 'Lantern cannot be reached. Check the connection and try again.',
     unknown: 'Something went wrong.',
+    retry: 'Try again',
   },
 }
 
