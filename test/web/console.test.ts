@@ -24,6 +24,17 @@ interface AxeViolation {
   nodes: { target: string[] }[]
 }
 
+interface FocusedElement {
+  getAttribute(name: string): string | null
+  readonly labels?: readonly { readonly textContent: string | null }[] | null
+  readonly textContent: string | null
+}
+
+interface BrowserDom {
+  readonly document: { readonly activeElement: FocusedElement | null; readonly body: unknown }
+  getComputedStyle(element: FocusedElement): { readonly outlineStyle: string; readonly outlineWidth: string }
+}
+
 /** axe-core's serious and critical violations on the page as it is now. */
 async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
@@ -339,12 +350,14 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
       for (let presses = 0; presses < 40; presses++) {
         await page.keyboard.press('Tab')
         const focused = await page.evaluate(() => {
-          const element = document.activeElement as HTMLElement | null
-          if (!element || element === document.body) return null
-          const style = getComputedStyle(element)
+          // The browser's DOM, typed as far as this check reads it (the tests compile without the DOM library).
+          const dom = globalThis as unknown as BrowserDom
+          const element = dom.document.activeElement
+          if (!element || element === dom.document.body) return null
+          const style = dom.getComputedStyle(element)
           const name =
             element.getAttribute('aria-label') ??
-            (element as HTMLInputElement).labels?.[0]?.textContent?.trim() ??
+            element.labels?.[0]?.textContent?.trim() ??
             element.textContent?.trim() ??
             ''
           return { name, ring: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0 }
