@@ -234,7 +234,7 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
     await expect.poll(() => narrow.getByRole('checkbox').count()).toBe(2)
     const tables = page.locator('fieldset', { hasText: 'Compute the answer' })
     await tables.getByLabel('Compute the answer from these tables').check()
-    await tables.getByLabel('/reports/sales.csv').check()
+    await tables.getByRole('checkbox', { name: '/reports/sales.csv', exact: true }).check()
     await page.getByLabel('Ask a question').fill('What is the total amount?')
     await page.getByRole('button', { name: 'Ask', exact: true }).click()
     await expect.poll(() => answer.count(), { timeout: 30_000 }).toBe(2)

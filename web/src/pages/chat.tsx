@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { MessageView } from '../components/answer'
-import { DocumentChoice } from '../components/document-choice'
 import { Pager } from '../components/pager'
+import { PathPicker } from '../components/path-picker'
 import { Problem } from '../components/problem'
 import { SourceViewer } from '../components/source-viewer'
 import { useWorkspace } from '../context'
@@ -258,9 +258,11 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
         </label>
         <textarea id="question" name="message" rows={2} required placeholder={t.chat.ask} maxLength={10_000} />
         {bot?.data_scientist_mode && (
-          <DocumentChoice
+          <PathPicker
             name="table"
-            folders={bot.filters?.paths ?? []}
+            kind="file"
+            sends="id"
+            roots={bot.filters?.paths ?? []}
             accept={(path) => TABLE_FILE.test(path)}
             legend={
               <label class="inline">
@@ -271,7 +273,7 @@ function Conversation({ chat, bot }: { chat: Chat; bot: Bot | undefined }) {
           />
         )}
         {bot?.manual_filters && (
-          <DocumentChoice name="filter" folders={bot.filters?.paths ?? []} legend={t.chat.narrow} />
+          <PathPicker name="filter" kind="file" sends="id" roots={bot.filters?.paths ?? []} legend={t.chat.narrow} />
         )}
         {bot?.auto_document_selector === 'choose' && (
           <label class="inline">
