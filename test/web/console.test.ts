@@ -262,6 +262,10 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
 
     await page.getByRole('link', { name: 'Company' }).click()
     await expect.poll(() => page.locator('.facts').isVisible()).toBe(true)
+    const facts = await page.locator('.facts').textContent()
+    expect(facts).toContain('Licence')
+    expect(facts).toMatch(/Expires\s*never/)
+    expect(facts).toMatch(/Questions\s*\d+ \/ \d+/)
     await lookAt(page, '06-company')
 
     await page.getByRole('button', { name: 'Sign out' }).click()
@@ -385,4 +389,30 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
     await page.keyboard.type('Keyboard bot')
     await context.close()
   }, 60_000)
+
+  it('uploads files dropped on the upload area', async () => {
+    const dropper = await createTenant(t)
+    const { context, page } = await newPage()
+    await signIn(page, dropper.credentials.clientSecret, dropper)
+    await page.getByRole('link', { name: 'Knowledge base' }).click()
+    // A drop as the browser delivers it: a DataTransfer holding two files.
+    const dropped = await page.evaluateHandle(() => {
+      const dom = globalThis as unknown as {
+        DataTransfer: new () => { items: { add(file: unknown): void } }
+        File: new (parts: string[], name: string, options: { type: string }) => unknown
+      }
+      const transfer = new dom.DataTransfer()
+      transfer.items.add(
+        new dom.File(['Dropped notes about the quarterly review.'], 'notes.txt', { type: 'text/plain' }),
+      )
+      transfer.items.add(new dom.File(['region,amount\nEast,10\n'], 'east.csv', { type: 'text/csv' }))
+      return transfer
+    })
+    await page.locator('.dropzone label').dispatchEvent('drop', { dataTransfer: dropped })
+    await expect.poll(() => page.locator('td.state.PROCESSED').count(), { timeout: 60_000, interval: 500 }).toBe(2)
+    expect((await page.locator('tbody tr button.link').allTextContents()).sort()).toEqual(['east.csv', 'notes.txt'])
+    expect(await page.locator('.uploads').textContent()).toContain('notes.txt: 100 %')
+    await context.close()
+    expect(cspViolations).toEqual([])
+  }, 90_000)
 })

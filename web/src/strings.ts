@@ -143,6 +143,7 @@ export const en = {
     title: 'Company',
     licence: 'Licence',
     expires: 'Expires',
+    never: 'never',
     questions: 'Questions',
     storage: 'Knowledge base size',
     documents: 'Documents',

@@ -8,13 +8,14 @@ type Ok<Id extends keyof operations> = operations[Id]['responses'] extends {
   : never
 
 export type Bot = Ok<'listBots'>[number]
-/** A chat of the list; the console remembers the bot it chose for a chat it started (the list does not say). */
-export type Chat = Ok<'listChats'>[number] & { bot_id?: string | null }
+export type Chat = Ok<'listChats'>[number]
 export type SentMessage = Ok<'sendMessage'>
 export type Source = SentMessage['sources'][number]
 /** A message as the chat's history keeps it (spec 2.6: fewer fields than an answer). */
 export type StoredMessage = Ok<'listMessages'>['history'][number]
 export type KbEntry = Ok<'listObjects'>[number]
+export type Company = Ok<'getCompany'>
+export type Usage = Ok<'getUsage'>
 export type Processing = Extract<Ok<'getObject'>, { processing: unknown }>['processing']
 
 /** A message as the console shows it: an answer just given, or one read back from the history. */

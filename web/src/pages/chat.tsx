@@ -55,7 +55,7 @@ export function ChatPage() {
           body: { title: String(form.get('title') || t.chat.untitled), bot_id: String(form.get('bot_id')) },
         }),
       )
-      setCurrent({ ...chat, bot_id: String(form.get('bot_id')) })
+      setCurrent(chat)
       element.reset()
       await loadChats()
     } catch (caught) {

@@ -2,21 +2,16 @@ import { useEffect, useState } from 'preact/hooks'
 import { Problem } from '../components/problem'
 import { useWorkspace } from '../context'
 import { t } from '../strings'
-
-interface Company {
-  name: string
-  license: { license_type: string; expiration: string; questions_max: string; knowledge_base_size_max: string }
-}
-
-interface Usage {
-  questions_used: number
-  questions_max: number
-  knowledge_base_size_bytes: number
-  knowledge_base_size_max_bytes: number
-  documents: Record<string, number>
-}
+import type { Company, Usage } from '../types'
 
 const mib = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MiB`
+
+/** The licence's end as a date, or "never" for the open-ended licence (year 9999). */
+function expiry(expiration: string): string {
+  if (expiration.startsWith('9999-')) return t.company.never
+  const date = new Date(`${expiration.replace(/(\.\d{3})\d*$/, '$1')}Z`)
+  return Number.isNaN(date.getTime()) ? expiration : date.toLocaleString()
+}
 
 export function CompanyPage() {
   const { api } = useWorkspace()
@@ -38,7 +33,7 @@ export function CompanyPage() {
           <dt>{t.company.licence}</dt>
           <dd>{company.license.license_type}</dd>
           <dt>{t.company.expires}</dt>
-          <dd>{company.license.expiration}</dd>
+          <dd>{expiry(company.license.expiration)}</dd>
           <dt>{t.company.questions}</dt>
           <dd>
             <meter max={usage.questions_max} value={usage.questions_used} aria-label={t.company.questions} />{' '}
