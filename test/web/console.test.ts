@@ -315,6 +315,7 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
     await context.close()
     rmSync(files, { recursive: true, force: true })
     expect(cspViolations).toEqual([])
+    expect(axeFindings).toEqual([])
   }, 120_000)
 
   it('pages through a long list of chats', async () => {
@@ -344,6 +345,7 @@ describe.skipIf(!chromiumAvailable)('the web console in headless Chromium', () =
     await lookAt(page, '08-chat-pages')
     await context.close()
     expect(cspViolations).toEqual([])
+    expect(axeFindings).toEqual([])
   }, 60_000)
 
   it('is used from the keyboard alone, with the focus always visible', async () => {
