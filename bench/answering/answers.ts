@@ -19,7 +19,8 @@ import {
   UsageError,
   type Values,
 } from '../support/run-bench.js'
-import { type FinancebenchSet, loadSet, type Question, SPLITS, splitOf } from './financebench/dataset.js'
+import { SPLITS, splitOf } from '../support/split.js'
+import { type FinancebenchSet, loadSet, type Question } from './financebench/dataset.js'
 import { fillKnowledgeBases, type KnowledgeBase } from './financebench/knowledge-bases.js'
 import {
   ABSTENTION_GROUPS,

@@ -16,6 +16,7 @@ import { ChatApi } from '../support/chat-api.js'
 import { requireData } from '../support/data.js'
 import { round, table } from '../support/report.js'
 import { COMMON_USAGE, load, type Results, runBench, type ServiceBench } from '../support/run-bench.js'
+import { SPLITS, type Split, splitOf } from '../support/split.js'
 import { track, waitForAll } from '../support/wait.js'
 import { askAnalysis, askPlain, createAnalystChat } from './api.js'
 import { DirectRunner } from './direct.js'
@@ -29,6 +30,7 @@ const USAGE = `npm run bench:databench -- [options]     (npm run bench:infiagent
   --no-baseline          skip the plain RAG answers
   --limit N              only the first N questions
   --only P1,P2           only questions whose id starts with one of these prefixes (e.g. 071_COL,072)
+  --split tune|held-out  only the questions over tables of that half (sha256 of the table id, as bench/support/split.ts)
   --max-table-mb M       skip the questions over tables larger than M MB (ingestion time on a busy machine)
   --verbose              print every question with its result
 ${COMMON_USAGE}
@@ -50,14 +52,24 @@ interface ModeReport {
   readonly seconds: number
 }
 
-/** InfiAgent: a single-slot question is answered by one value; several slots cannot be (wrong if answered). */
-function scoreInfiagent(result: unknown, gold: ReadonlyArray<readonly [string, string]>): boolean {
-  if (gold.length !== 1) return false
-  const expected = gold[0]?.[1] ?? ''
-  const value = Array.isArray(result) && result.length === 1 ? result[0] : result
-  if (value === null || value === undefined || Array.isArray(value)) return false
+function valueMatches(value: unknown, expected: string): boolean {
+  if (value === null || value === undefined || Array.isArray(value) || typeof value === 'object') return false
   if (numbersMatch(value, expected)) return true
   return String(value).trim().toLowerCase() === expected.trim().toLowerCase()
+}
+
+/**
+ * InfiAgent: every gold slot must be answered. Several named values (`values`) are matched slot by
+ * slot by name (the question's format names them); a single slot may also be one plain value.
+ */
+function scoreInfiagent(result: unknown, gold: ReadonlyArray<readonly [string, string]>): boolean {
+  if (result !== null && typeof result === 'object' && !Array.isArray(result)) {
+    const named = new Map(Object.entries(result).map(([name, value]) => [name.toLowerCase(), value]))
+    return gold.length > 0 && gold.every(([name, expected]) => valueMatches(named.get(name.toLowerCase()), expected))
+  }
+  if (gold.length !== 1) return false
+  const value = Array.isArray(result) && result.length === 1 ? result[0] : result
+  return valueMatches(value, gold[0]?.[1] ?? '')
 }
 
 function scoreResult(q: BenchQuestion, result: unknown): boolean {
@@ -217,6 +229,11 @@ async function main(bench: ServiceBench): Promise<Results> {
     const prefixes = String(values.only).split(',')
     questions = questions.filter((q) => prefixes.some((prefix) => q.id.startsWith(prefix)))
   }
+  if (values.split) {
+    const split = String(values.split)
+    if (!SPLITS.includes(split as Split)) throw new Error(`--split must be tune or held-out, got "${split}"`)
+    questions = questions.filter((q) => q.tableIds.every((id) => splitOf(id) === split))
+  }
   if (values['max-table-mb']) {
     const maxBytes = Number(values['max-table-mb']) * 1024 * 1024
     const size = (id: string) => statSync(join(dir as string, 'tables', `${id}.csv`)).size
@@ -280,6 +297,7 @@ runBench({
     'no-baseline': { type: 'boolean', default: false },
     limit: { type: 'string' },
     only: { type: 'string' },
+    split: { type: 'string' },
     'max-table-mb': { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },

@@ -30,6 +30,7 @@ export function typedResult(rows: Record<string, unknown>[], type: ResultType): 
   const first = (row: Record<string, unknown> | undefined) => (row ? plain(Object.values(row)[0]) : null)
   if (type === 'list[number]' || type === 'list[category]') return rows.map((row) => first(row))
   if (type === 'table') return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)])))
+  if (type === 'values') return Object.fromEntries(Object.entries(rows[0] ?? {}).map(([k, v]) => [k, plain(v)]))
   const value = first(rows[0])
   if (type === 'number') return value === null ? null : Number(value)
   if (type === 'boolean') return value === null ? null : Boolean(value)

@@ -1819,9 +1819,9 @@ export interface operations {
             }[]
             /** @description extension: the typed result of data-analysis mode; null when the mode was not used or declined */
             analysis: {
-              /** @description boolean, number, string, array of numbers or strings, or table rows (objects) */
+              /** @description boolean, number, string, array of numbers or strings, table rows (objects), or for `values` one object of named values */
               result: unknown
-              result_type: 'boolean' | 'number' | 'category' | 'list[number]' | 'list[category]' | 'table'
+              result_type: 'boolean' | 'number' | 'category' | 'list[number]' | 'list[category]' | 'table' | 'values'
               /** @description the computation in plain words, then the SQL query */
               plan: string
             } | null

@@ -65,6 +65,9 @@ export function composeResult(plan: QueryPlan, result: QueryResult, value: Analy
     parts.push(result.rows.length === 0 ? p.empty : p.tableIntro(result.rows.length))
   } else if (plan.resultType === 'boolean') {
     parts.push(value === true ? p.yes : value === false ? p.no : p.answer(valueText(value, language)))
+  } else if (plan.resultType === 'values' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const named = Object.entries(value).map(([name, v]) => `${name} = ${valueText(v, language)}`)
+    parts.push(p.answer(named.join('; ')))
   } else if (Array.isArray(value)) {
     parts.push(p.answer(value.map((v) => valueText(v, language)).join(', ')))
   } else {

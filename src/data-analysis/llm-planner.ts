@@ -17,7 +17,15 @@ export function canRepair(planner: QuestionPlanner): planner is RepairingPlanner
   return typeof (planner as Partial<RepairingPlanner>).repair === 'function'
 }
 
-const RESULT_TYPES: readonly ResultType[] = ['boolean', 'number', 'category', 'list[number]', 'list[category]', 'table']
+const RESULT_TYPES: readonly ResultType[] = [
+  'boolean',
+  'number',
+  'category',
+  'list[number]',
+  'list[category]',
+  'table',
+  'values',
+]
 
 /** The schema as the model sees it: SQL names, types, units and sample values. */
 export function describeTables(tables: readonly TableSchema[]): string {
@@ -52,8 +60,9 @@ Rules:
 - Always double-quote column names exactly as listed.
 - Percent columns hold the number shown (12 % is 12); currency columns hold the amount.
 - Return only what answers the question (one value when the question asks for one).
+- When it asks for several values ("the mean and the standard deviation"), return one row with one column per value, named after it, and result_type "values".
 Reply with a JSON object only:
-{"sql": "<the query>", "result_type": "boolean|number|category|list[number]|list[category]|table", "explanation": "<the computation in plain words, in the question's language>", "evidence_sql": "<optional: SELECT \\"${ROW_COLUMN}\\" FROM <one table> … returning up to 20 rows that support the answer>", "evidence_table": "<that table's SQL name>"}
+{"sql": "<the query>", "result_type": "boolean|number|category|list[number]|list[category]|table|values", "explanation": "<the computation in plain words, in the question's language>", "evidence_sql": "<optional: SELECT \\"${ROW_COLUMN}\\" FROM <one table> … returning up to 20 rows that support the answer>", "evidence_table": "<that table's SQL name>"}
 If the tables cannot answer the question, reply {"declined": "<why, in the question's language>"}.`
 
 function extractJson(content: string): Record<string, unknown> | null {

@@ -9,6 +9,8 @@ export type AnalysisValue =
   | null
   | readonly (number | string | null)[]
   | readonly Record<string, unknown>[]
+  /** Several named values (`values`): `{mean: 3.2, std: 1.1}`. */
+  | Readonly<Record<string, number | string | boolean | null>>
 
 /** A number without float noise (15 significant digits). */
 export function cleanNumber(value: number): number {
@@ -79,6 +81,12 @@ export function typedResult(result: QueryResult, resultType: ResultType): Analys
       return result.rows.map((row) => toText(row[first]))
     case 'table':
       return result.rows.map((row) => Object.fromEntries(columns.map((i) => [result.columns[i] as string, row[i]])))
+    case 'values': {
+      const row = result.rows[0] ?? []
+      return Object.fromEntries(
+        columns.map((i) => [result.columns[i] as string, toNumber(row[i]) ?? toBoolean(row[i]) ?? toText(row[i])]),
+      )
+    }
   }
 }
 

@@ -41,7 +41,8 @@ export interface TableSchema {
  */
 export const ROW_COLUMN = '__row'
 
-export type ResultType = 'boolean' | 'number' | 'category' | 'list[number]' | 'list[category]' | 'table'
+/** `values`: several named values, one row whose columns are their names (`{mean: 3.2, std: 1.1}`). */
+export type ResultType = 'boolean' | 'number' | 'category' | 'list[number]' | 'list[category]' | 'table' | 'values'
 
 /** What a planner proposes: one query and how to read its result. */
 export interface QueryPlan {

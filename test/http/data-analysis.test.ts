@@ -89,6 +89,22 @@ describe.each(storeModes())('%s: data-analysis mode (send-message)', (mode) => {
     expect(res.body.analysis).toMatchObject({ result: 1262.5, result_type: 'number' })
   })
 
+  it('answers several statistics as named values, rounded as asked, and lists them all in the text', async () => {
+    const res = await ask(w.chatId, {
+      message: 'What are the median and the population standard deviation of the amount, to two decimal places?',
+      data_analysis: true,
+      document_ids: [w.ordersId],
+    })
+    expect(res.status).toBe(200)
+    // amounts 1200.5, 20, 30, 5, 7: median 20, population sd 474.09 (Python's statistics.pstdev)
+    expect(res.body.analysis).toMatchObject({
+      result: { median: 20, standard_deviation: 474.09 },
+      result_type: 'values',
+    })
+    expect(res.body.text).toContain('median = 20; standard_deviation = 474.09')
+    expect(res.body.analysis.plan).toContain('stddev_pop("amount")')
+  })
+
   it('declines clearly when the question cannot be mapped (analysis null)', async () => {
     const res = await ask(w.chatId, {
       message: 'What is the favourite colour of the CEO?',

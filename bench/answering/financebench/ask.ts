@@ -1,6 +1,7 @@
 import type { ChatApi } from '../../support/chat-api.js'
 import { coversPage, type GoldKind, matchesGold } from '../../support/gold.js'
-import { evidencePages, type Question, type Split, splitOf } from './dataset.js'
+import { type Split, splitOf } from '../../support/split.js'
+import { evidencePages, type Question } from './dataset.js'
 import type { KnowledgeBase } from './knowledge-bases.js'
 
 /** Where the evidence stood among the search extension's top 10 for a question. */

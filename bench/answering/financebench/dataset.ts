@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { readJsonl } from '../../support/ir-metrics.js'
@@ -18,12 +17,6 @@ interface DocumentInformation {
   readonly doc_name: string
   readonly company: string
 }
-
-/** Which half of the companies a question belongs to (docs/benchmarks.md "Answers (financebench)"). */
-export type Split = 'held-out' | 'tune'
-
-/** The splits in the order every table reports them: held-out first. */
-export const SPLITS: readonly Split[] = ['held-out', 'tune']
 
 /** The financebench subset as the benchmark uses it. */
 export interface FinancebenchSet {
@@ -58,15 +51,6 @@ export function loadSet(dir: string): FinancebenchSet {
   }
   const questions = readJsonl<Question>(join(dir, 'questions_subset.jsonl')).filter((q) => companyOf.has(q.doc_name))
   return { pdfDir, questions, companyOf }
-}
-
-/**
- * The split of a company: sha256 of its name (UTF-8) as a big integer, even → tune, odd → held-out.
- * A hash, not a list, so that no one chooses which companies the retrieval is tuned on.
- */
-export function splitOf(company: string): Split {
-  const digest = createHash('sha256').update(company, 'utf8').digest('hex')
-  return BigInt(`0x${digest}`) % 2n === 0n ? 'tune' : 'held-out'
 }
 
 /** The 1-based pages of the question's own document that hold its evidence. */

@@ -1,7 +1,7 @@
 import { quantile } from '../../support/chat-api.js'
 import { round, table } from '../../support/report.js'
+import { SPLITS } from '../../support/split.js'
 import type { Outcome } from './ask.js'
-import { SPLITS } from './dataset.js'
 import type { Layout } from './layouts.js'
 
 /** What a run asks: the default bot; a bot that always selects documents; knowledge bases lacking the company. */

@@ -1,5 +1,6 @@
 import type { ColumnSchema } from '../types.js'
 import type { Check, Filter, Intent, ScalarFunction, Shape } from './intent.js'
+import { statisticsWords } from './statistics-words.js'
 
 /** The computation of an intent in plain words, English or French. */
 
@@ -86,6 +87,8 @@ function filtersWords(filters: readonly Filter[], lang: Language): string {
 function shapeWords(shape: Shape, lang: Language): string {
   const fr = lang === 'fr'
   switch (shape.kind) {
+    case 'statistics':
+      return statisticsWords(shape.items, shape.method, lang)
     case 'scalar':
       return shape.column && shape.fn !== 'count'
         ? `${FUNCTIONS[lang][shape.fn]} ${name(shape.column)}`

@@ -1,5 +1,7 @@
 import type { ColumnSchema, ResultType, TableSchema } from '../types.js'
+import type { OutlierMethod } from './cues/types.js'
 import type { Comparison } from './lexicon/comparisons.js'
+import type { Statistic } from './lexicon/statistics.js'
 import type { Direction } from './lexicon/superlatives.js'
 
 /** One condition on the rows (values are kept as data and escaped when the SQL is built). */
@@ -31,8 +33,32 @@ export type ScalarFunction =
   | 'std'
   | 'range'
 
+/** One value a statistics question asks for, under the name the answer gives it. */
+export interface StatisticItem {
+  readonly slot: string
+  readonly stat: Statistic
+  /** The column it is computed over; two for a correlation, covariance or regression (the explained one first). */
+  readonly columns: readonly ColumnSchema[]
+  /** The percentile, for `percentile`. */
+  readonly percentile: number | null
+}
+
+/** How a statistics question wants its values computed (docs/data-analysis.md, "Statistics"). */
+export interface StatisticsMethod {
+  /** Standard deviation, variance and covariance over the population (n) rather than the sample (n − 1). */
+  readonly population: boolean
+  /** Skewness and kurtosis from the biased moments (SciPy's default) rather than pandas' adjusted ones. */
+  readonly biasedMoments: boolean
+  readonly correlation: 'pearson' | 'spearman'
+  readonly outliers: OutlierMethod | null
+  /** Decimals every computed value (not a count) is rounded to; null keeps them all. */
+  readonly decimals: number | null
+}
+
 /** What is computed, before any yes/no wrapping. */
 export type Shape =
+  /** Named statistics over the filtered rows, one value each (docs/data-analysis.md, "Statistics"). */
+  | { readonly kind: 'statistics'; readonly items: readonly StatisticItem[]; readonly method: StatisticsMethod }
   /** One aggregate over the filtered rows; `column` null for count(*). */
   | { readonly kind: 'scalar'; readonly fn: ScalarFunction; readonly column: ColumnSchema | null }
   /** The most (desc) or least (asc) frequent values of a column; list items counted one by one. */

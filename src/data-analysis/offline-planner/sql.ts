@@ -1,67 +1,14 @@
-import { type ColumnSchema, type QueryPlan, quoteIdentifier, ROW_COLUMN, type TableSchema } from '../types.js'
+import type { ColumnSchema, QueryPlan, TableSchema } from '../types.js'
+import { ROW_COLUMN } from '../types.js'
 import type { Check, Filter, Intent, ScalarFunction, Shape } from './intent.js'
+import { col, condition, itemsOf, sqlNumber, whereClause } from './sql-conditions.js'
+import { statisticsEvidenceSql, statisticsSql } from './statistics-sql.js'
 import { isListColumn } from './values.js'
 
 /**
- * SQL for an intent: one read-only SELECT over the table's sqlName, columns through
- * quoteIdentifier, every value from the question as an escaped literal (numbers checked finite).
+ * SQL for an intent: one read-only SELECT over the table's sqlName, its conditions from
+ * sql-conditions.ts.
  */
-
-export function sqlString(value: string): string {
-  return `'${value.replaceAll('\u0000', '').replaceAll("'", "''")}'`
-}
-
-function sqlNumber(value: number): string {
-  if (!Number.isFinite(value)) throw new Error('not a finite number')
-  return String(value)
-}
-
-const col = (column: ColumnSchema): string => quoteIdentifier(column.name)
-
-/** The items of a list-like cell `[a, b]` as a DuckDB list. */
-function itemsOf(column: ColumnSchema): string {
-  return `string_split(regexp_replace(${col(column)}, '^\\[|\\]$', '', 'g'), ', ')`
-}
-
-function condition(filter: Filter): string {
-  const c = col(filter.column)
-  switch (filter.kind) {
-    case 'compare':
-      return `${c} ${filter.op} ${sqlNumber(filter.value)}`
-    case 'between':
-      return `${c} BETWEEN ${sqlNumber(filter.low)} AND ${sqlNumber(filter.high)}`
-    case 'equals': {
-      const test = `lower(CAST(${c} AS VARCHAR)) = lower(${sqlString(filter.value)})`
-      return filter.negated ? `NOT coalesce(${test}, false)` : test
-    }
-    case 'item': {
-      const test = `list_contains(list_transform(${itemsOf(filter.column)}, x -> lower(trim(x))), lower(${sqlString(filter.value)}))`
-      return filter.negated ? `NOT coalesce(${test}, false)` : test
-    }
-    case 'contains':
-      return `contains(lower(CAST(${c} AS VARCHAR)), lower(${sqlString(filter.value)}))`
-    case 'date': {
-      const literal = (value: string) => {
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new Error('not a date')
-        return `DATE '${value}'`
-      }
-      const day = `CAST(${c} AS DATE)`
-      if (filter.op === 'between') return `${day} BETWEEN ${literal(filter.value)} AND ${literal(filter.high ?? '')}`
-      return `${day} ${filter.op} ${literal(filter.value)}`
-    }
-    case 'prefix':
-      return `starts_with(CAST(${c} AS VARCHAR), ${sqlString(filter.value)})`
-    case 'present':
-      return filter.present
-        ? `(${c} IS NOT NULL AND trim(CAST(${c} AS VARCHAR)) <> '')`
-        : `(${c} IS NULL OR trim(CAST(${c} AS VARCHAR)) = '')`
-  }
-}
-
-export function whereClause(filters: readonly Filter[], extra: readonly string[] = []): string {
-  const parts = [...filters.map(condition), ...extra]
-  return parts.length === 0 ? '' : ` WHERE ${parts.join(' AND ')}`
-}
 
 function aggregate(fn: ScalarFunction, column: ColumnSchema | null): string {
   if (!column) return 'count(*)'
@@ -93,6 +40,8 @@ function aggregate(fn: ScalarFunction, column: ColumnSchema | null): string {
 function shapeSql(table: TableSchema, filters: readonly Filter[], shape: Shape): string {
   const from = ` FROM ${table.sqlName}`
   switch (shape.kind) {
+    case 'statistics':
+      return statisticsSql(table, filters, shape.items, shape.method)
     case 'scalar':
       return `SELECT ${aggregate(shape.fn, shape.column)} AS value${from}${whereClause(filters)}`
     case 'mode': {
@@ -181,6 +130,8 @@ function evidenceSql(intent: Intent): string {
     return `SELECT ${ROW_COLUMN}${from}${whereClause(filters)} ORDER BY (${failing}) DESC, ${ROW_COLUMN} LIMIT 20`
   }
   switch (shape.kind) {
+    case 'statistics':
+      return statisticsEvidenceSql(table, filters, shape.items)
     case 'scalar':
       if ((shape.fn === 'max' || shape.fn === 'min') && shape.column) {
         const c = col(shape.column)

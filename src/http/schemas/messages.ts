@@ -42,10 +42,13 @@ const Source = Type.Object({
 /** Extension (docs/extensions.md): the machine-readable result of data-analysis mode. */
 const AnalysisField = Type.Object({
   result: Type.Unknown({
-    description: 'boolean, number, string, array of numbers or strings, or table rows (objects)',
+    description:
+      'boolean, number, string, array of numbers or strings, table rows (objects), or for `values` one object of named values',
   }),
   result_type: Type.Union(
-    ['boolean', 'number', 'category', 'list[number]', 'list[category]', 'table'].map((value) => Type.Literal(value)),
+    ['boolean', 'number', 'category', 'list[number]', 'list[category]', 'table', 'values'].map((value) =>
+      Type.Literal(value),
+    ),
   ),
   plan: Type.String({ description: 'the computation in plain words, then the SQL query' }),
 })

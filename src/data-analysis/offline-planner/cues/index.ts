@@ -7,6 +7,7 @@ import { opensList, opensYesNo } from './form.js'
 import { readNumbers, readTopOne } from './numbers.js'
 import { prepareQuestion } from './prepare.js'
 import { locateQuotes, quotedIndexes } from './quotes.js'
+import { readStatistics } from './statistics.js'
 import { readOffset, readSuperlatives } from './superlatives.js'
 import type { Cues } from './types.js'
 
@@ -31,6 +32,8 @@ export function readCues(question: string): Cues {
   // "Combien de villes y a-t-il ?" asks for a number, not yes or no
   const boolean = asksYesNo && !(count.found >= 0 && count.found <= 1)
 
+  const statistics = readStatistics(tokens, quotedSpans)
+  take(statistics.used)
   const superlativeWords = readSuperlatives(tokens, quotedSpans)
   take(superlativeWords.used)
   const { aggregates, superlatives } = readRange(tokens, readAggregates(tokens, quotedSpans), superlativeWords.found)
@@ -72,5 +75,8 @@ export function readCues(question: string): Cues {
     quoted,
     dates: dates.found,
     share: share.found,
+    statistics: statistics.found,
+    slots: prepared.slots,
+    decimals: prepared.decimals,
   }
 }

@@ -1,4 +1,5 @@
 import type { Comparison } from '../lexicon/comparisons.js'
+import type { Statistic } from '../lexicon/statistics.js'
 import type { Direction } from '../lexicon/superlatives.js'
 import type { Token } from '../tokenise.js'
 
@@ -93,10 +94,44 @@ export interface Cues {
   /** Rows to skip before the extreme one ("second-highest" → 1). */
   readonly offset: number
   readonly quoted: readonly QuotedSpan[]
+  /** The statistics asked for and how (docs/data-analysis.md, "Statistics"). */
+  readonly statistics: StatisticsCues
+  /** The slots an answer format names (`@mean_fare[…]`), in order; empty when it names none. */
+  readonly slots: readonly string[]
+  /** Decimals the answer is rounded to, when the question says. */
+  readonly decimals: number | null
 }
 
 /** What a cue reader found, and the tokens it took (no column or value may use them). */
 export interface Reading<T> {
   readonly found: T
   readonly used: readonly number[]
+}
+
+/** One statistic the question asks for, where its words are. */
+export interface StatisticCue {
+  readonly stat: Statistic
+  /** First and last token of its words. */
+  readonly index: number
+  readonly end: number
+  /** The percentile asked for (`90th percentile` → 90, `third quartile` → 75); null when it says none. */
+  readonly percentile: number | null
+}
+
+/** How outliers are told apart, as the question says. */
+export type OutlierMethod = { readonly kind: 'iqr' } | { readonly kind: 'z'; readonly threshold: number }
+
+export interface StatisticsCues {
+  /** The statistics asked for, in question order. */
+  readonly requested: readonly StatisticCue[]
+  /** "population" (true) or "sample" (false) standard deviation and variance; null when not said. */
+  readonly population: boolean | null
+  /** Skewness and kurtosis as SciPy computes them by default (biased moments). */
+  readonly biasedMoments: boolean
+  readonly correlation: 'pearson' | 'spearman'
+  /** "Kendall", which DuckDB does not compute: the planner declines. */
+  readonly kendall: boolean
+  readonly outliers: OutlierMethod | null
+  /** "linear regression" asked as such: its slope, intercept and r² (unless the answer format names fewer). */
+  readonly regression: StatisticCue | null
 }

@@ -98,20 +98,11 @@ export const CONTAINING_WORDS = new Set([
   'comprenant',
 ])
 
-/** Questions the planner does not compute: statistics beyond aggregates, modelling, cleaning. */
+/**
+ * Questions the planner does not compute: tests and p-values, modelling, cleaning, transforms.
+ * The statistics it does compute are in statistics.ts.
+ */
 export const UNSUPPORTED_WORDS = [
-  'correlation',
-  'correlated',
-  'correlate',
-  'regression',
-  'outlier',
-  'outliers',
-  'skewness',
-  'skew',
-  'kurtosis',
-  'z score',
-  'z-score',
-  'zscore',
   'p value',
   'p-value',
   'pvalue',
@@ -138,12 +129,6 @@ export const UNSUPPORTED_WORDS = [
   'train',
   'cluster',
   'clustering',
-  'interquartile',
-  'iqr',
-  'percentile',
-  'quantile',
-  'variance',
-  'covariance',
   'moving average',
   'rolling',
   'log transformation',
@@ -151,12 +136,12 @@ export const UNSUPPORTED_WORDS = [
   'hypothesis',
   'significance',
   'significant',
-  'pearson',
-  'spearman',
-  'kendall',
-  'coefficient',
-  'r-squared',
-  'linear',
   'fill',
-  'missing values',
+  'replace',
+  'replaced',
+  'replacing',
+  'substitute',
+  'handle missing',
+  'handling missing',
+  'remplacer',
 ]

@@ -7,6 +7,7 @@ import { recogniseExtreme } from './extreme.js'
 import { recogniseList } from './list.js'
 import { recogniseMostFrequent } from './most-frequent.js'
 import { recogniseShare } from './share.js'
+import { recogniseStatistics } from './statistics.js'
 import { recogniseYesNo } from './yes-no.js'
 
 /** A question shape: the intent of a grounded question of that shape (or why it declines), else null. */
@@ -14,10 +15,12 @@ export type ShapeRecogniser = (grounding: Grounding) => Recognition | null
 
 /**
  * The shapes, tried in this order; the first that recognises the question decides. The order
- * matters: a yes/no question may also hold a count or a superlative, a count phrase may come with
+ * matters: statistics come first, since their words ("the mean and the standard deviation") would
+ * otherwise be read as one aggregate; a yes/no question may also hold a count or a superlative, a count phrase may come with
  * a list, and lists and lookups are what is left.
  */
 export const SHAPES: readonly ShapeRecogniser[] = [
+  recogniseStatistics,
   recogniseYesNo,
   recogniseShare,
   recogniseMostFrequent,

@@ -1,0 +1,160 @@
+/**
+ * The statistics the planner computes beyond plain aggregates, by the words that ask for them
+ * (English and French, folded: lower case, no accents). Each phrase is a space-separated word
+ * sequence; longer phrases are listed before the shorter ones they contain.
+ */
+
+export type Statistic =
+  | 'mean'
+  | 'median'
+  | 'mode'
+  | 'std'
+  | 'variance'
+  | 'skewness'
+  | 'kurtosis'
+  | 'percentile'
+  | 'iqr'
+  | 'missing'
+  | 'correlation'
+  | 'covariance'
+  | 'outliers'
+  | 'slope'
+  | 'intercept'
+  | 'r2'
+  | 'min'
+  | 'max'
+  | 'sum'
+  | 'range'
+
+export const STATISTIC_PHRASES: readonly (readonly [Statistic, string])[] = [
+  ['iqr', 'interquartile range'],
+  ['iqr', 'ecart interquartile'],
+  ['iqr', 'iqr'],
+  ['std', 'standard deviation'],
+  ['std', 'std dev'],
+  ['std', 'stdev'],
+  ['std', 'std'],
+  ['std', 'ecart type'],
+  ['variance', 'variance'],
+  ['skewness', 'skewness'],
+  ['skewness', 'skew'],
+  ['skewness', 'asymetrie'],
+  ['kurtosis', 'kurtosis'],
+  ['kurtosis', 'aplatissement'],
+  ['correlation', 'correlation coefficient'],
+  ['correlation', 'coefficient de correlation'],
+  ['correlation', 'correlation'],
+  ['correlation', 'correlated'],
+  ['covariance', 'covariance'],
+  ['slope', 'slope'],
+  ['slope', 'pente'],
+  ['intercept', 'intercept'],
+  ['intercept', 'ordonnee a l origine'],
+  ['r2', 'coefficient of determination'],
+  ['r2', 'coefficient de determination'],
+  ['r2', 'r squared'],
+  ['r2', 'r2'],
+  ['outliers', 'outliers'],
+  ['outliers', 'outlier'],
+  ['outliers', 'valeurs aberrantes'],
+  ['missing', 'missing values'],
+  ['missing', 'missing value'],
+  ['missing', 'null values'],
+  ['missing', 'valeurs manquantes'],
+  ['missing', 'missing'],
+  ['percentile', 'percentile'],
+  ['percentile', 'centile'],
+  ['percentile', 'quantile'],
+  ['percentile', 'quartile'],
+  ['median', 'median'],
+  ['median', 'mediane'],
+  ['mean', 'arithmetic mean'],
+  ['mean', 'mean'],
+  ['mean', 'average'],
+  ['mean', 'avg'],
+  ['mean', 'moyenne'],
+  ['mode', 'mode'],
+  ['min', 'minimum'],
+  ['max', 'maximum'],
+  ['range', 'range'],
+  ['sum', 'sum'],
+]
+
+/**
+ * Statistics the other shapes never compute: one of them, or two statistics of any kind, or an
+ * answer format naming its slots, makes a question a statistics question.
+ */
+export const OWN_STATISTICS: ReadonlySet<Statistic> = new Set([
+  'mode',
+  'std',
+  'variance',
+  'skewness',
+  'kurtosis',
+  'percentile',
+  'iqr',
+  'missing',
+  'correlation',
+  'covariance',
+  'outliers',
+  'slope',
+  'intercept',
+  'r2',
+])
+
+/** "population standard deviation" (divide by n) against "sample" (n − 1, pandas' default). */
+export const POPULATION_WORDS = new Set(['population', 'biased'])
+export const SAMPLE_WORDS = new Set(['sample', 'unbiased'])
+
+/** Libraries whose moments are the biased (population) ones: SciPy's skew and kurtosis. */
+export const BIASED_MOMENT_LIBRARIES = new Set(['scipy'])
+
+export const SPEARMAN_WORDS = new Set(['spearman'])
+
+/** "z-score" and its spellings, after the tokeniser split the hyphen. */
+export const Z_SCORE_PHRASES = ['z score', 'zscore', 'z scores', 'zscores', 'standard score']
+/** "for each class", "per region": statistics by group, which the planner does not compute (it declines). */
+export const GROUPING_WORDS = new Set(['each', 'per', 'every', 'chaque', 'respective', 'respectively'])
+
+/** Rows taken out before computing ("after removing the outliers"): a step the statistics do not take. */
+export const REMOVAL_WORDS = new Set([
+  'remove',
+  'removing',
+  'removed',
+  'removal',
+  'drop',
+  'dropping',
+  'dropped',
+  'exclude',
+  'excluding',
+  'excluded',
+  'eliminate',
+  'eliminating',
+  'supprimer',
+  'exclure',
+])
+
+/** The interquartile method of outliers ("1.5 times the IQR"). */
+export const IQR_OUTLIER_FACTOR = 1.5
+/** A z-score beyond this marks an outlier when the question sets no threshold. */
+export const DEFAULT_Z_THRESHOLD = 3
+
+export const QUARTILE_PERCENTILES: Readonly<Record<string, number>> = {
+  first: 25,
+  lower: 25,
+  '1st': 25,
+  premier: 25,
+  second: 50,
+  '2nd': 50,
+  third: 75,
+  upper: 75,
+  '3rd': 75,
+  troisieme: 75,
+}
+
+/**
+ * Linear regression asked as such: its slope, intercept and r² unless the answer format names
+ * fewer. "predict Y from X", "regress Y on X": the first column named is the dependent one.
+ */
+export const REGRESSION_PHRASES = ['linear regression', 'regression lineaire', 'regression', 'line of best fit']
+/** "predict Y based on X", "Y as a function of X": the words between the dependent and the explanatory column. */
+export const EXPLANATORY_WORDS = new Set(['on', 'from', 'using', 'based', 'against', 'versus', 'vs', 'by', 'with'])

@@ -1,0 +1,227 @@
+import type { ColumnSchema } from '../../types.js'
+import { numericOf } from '../column-traits.js'
+import type { ColumnMention } from '../columns.js'
+import type { StatisticCue } from '../cues/types.js'
+import type { Grounding } from '../grounding/grounding.js'
+import type { StatisticItem, StatisticsMethod } from '../intent.js'
+import {
+  EXPLANATORY_WORDS,
+  GROUPING_WORDS,
+  OWN_STATISTICS,
+  REMOVAL_WORDS,
+  type Statistic,
+} from '../lexicon/statistics.js'
+import { declined, type Recognition } from '../recognition.js'
+import { namedBySlots, slotOwners } from './statistic-slots.js'
+
+/** Statistics of two columns: the explained one first. */
+const PAIRED: ReadonlySet<Statistic> = new Set(['correlation', 'covariance', 'slope', 'intercept', 'r2'])
+const REGRESSION: readonly Statistic[] = ['slope', 'intercept', 'r2']
+/** Statistics of any column, text included. */
+const ANY_TYPE: ReadonlySet<Statistic> = new Set(['mode', 'missing'])
+
+/** The name a value gets when no answer format names it. */
+const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
+  mean: 'mean',
+  median: 'median',
+  mode: 'mode',
+  std: 'standard_deviation',
+  variance: 'variance',
+  skewness: 'skewness',
+  kurtosis: 'kurtosis',
+  percentile: 'percentile',
+  iqr: 'interquartile_range',
+  missing: 'missing_values',
+  correlation: 'correlation',
+  covariance: 'covariance',
+  outliers: 'outliers',
+  slope: 'slope',
+  intercept: 'intercept',
+  r2: 'r_squared',
+  min: 'minimum',
+  max: 'maximum',
+  sum: 'sum',
+  range: 'range',
+}
+
+/** The words that say "a column" without naming one. */
+const COLUMN_WORDS = new Set(['column', 'columns', 'col', 'colonne', 'colonnes', 'field', 'variable'])
+
+/** A mention made of nothing but the word "column" ("the Limit and Balance columns" naming a header "Column 1"). */
+function onlyColumnWord(g: Grounding, mention: ColumnMention): boolean {
+  return g.tokens.slice(mention.start, mention.end + 1).every((token) => COLUMN_WORDS.has(token.text))
+}
+
+/** A statistic word inside a column's name ("Mean Temp") names the column, not a statistic. */
+function insideMention(cue: StatisticCue, mentions: readonly ColumnMention[]): boolean {
+  return mentions.some((m) => m.start <= cue.index && cue.end <= m.end)
+}
+
+/** The column a mention gives a statistic: a numeric one, or any column for a mode or missing values. */
+function columnFor(stat: Statistic, mention: ColumnMention): ColumnSchema | null {
+  return ANY_TYPE.has(stat) ? (numericOf(mention) ?? mention.column) : numericOf(mention)
+}
+
+/** Distinct columns of the mentions, in question order. */
+function distinctColumns(mentions: readonly ColumnMention[], stat: Statistic): ColumnSchema[] {
+  const columns: ColumnSchema[] = []
+  for (const mention of mentions) {
+    const column = columnFor(stat, mention)
+    if (column && !columns.includes(column)) columns.push(column)
+  }
+  return columns
+}
+
+/**
+ * The column a one-column statistic is about: the only one the question names, else the first
+ * named after its words ("the mean and the median of Fare"), else the last named before them.
+ */
+function singleColumn(cue: StatisticCue, mentions: readonly ColumnMention[]): ColumnSchema | null {
+  const all = distinctColumns(mentions, cue.stat)
+  if (all.length <= 1) return all[0] ?? null
+  const after = mentions.find((m) => m.start > cue.end && columnFor(cue.stat, m))
+  if (after) return columnFor(cue.stat, after)
+  const before = [...mentions].reverse().find((m) => m.end < cue.index && columnFor(cue.stat, m))
+  return before ? columnFor(cue.stat, before) : null
+}
+
+/**
+ * The two columns of a correlation or regression: the two named after its words, else the two the
+ * question names. For a regression the explained column comes first, which only "Y on X"
+ * ("regress price on area", "price against area") says; otherwise the planner declines.
+ */
+function pairedColumns(
+  g: Grounding,
+  subjects: readonly ColumnMention[],
+  cue: StatisticCue,
+): [ColumnSchema, ColumnSchema] | string {
+  const after = subjects.filter((m) => m.start > cue.end && numericOf(m))
+  const source = distinctColumns(after, cue.stat).length >= 2 ? after : subjects
+  const columns = distinctColumns(source, cue.stat)
+  if (columns.length !== 2) {
+    return `the ${cue.stat} needs two numeric columns, and the question names ${columns.length === 0 ? 'none' : columns.map((c) => `"${c.name}"`).join(', ')}`
+  }
+  const [first, second] = columns as [ColumnSchema, ColumnSchema]
+  if (!REGRESSION.includes(cue.stat)) return [first, second]
+  const firstMention = source.find((m) => numericOf(m) === first)
+  const secondMention = source.find((m) => numericOf(m) === second)
+  const between = g.tokens.slice((firstMention?.end ?? 0) + 1, secondMention?.start ?? 0)
+  if (between.some((token) => EXPLANATORY_WORDS.has(token.text))) return [first, second]
+  return 'the question does not say which column the regression explains ("Y on X")'
+}
+
+/** The statistics asked for, a regression asked as such made its slope, intercept and r². */
+function requestedCues(g: Grounding): StatisticCue[] {
+  const { statistics } = g.cues
+  const cues = statistics.requested.filter((cue) => !insideMention(cue, g.mentions))
+  const regression = statistics.regression
+  if (regression && !cues.some((cue) => REGRESSION.includes(cue.stat))) {
+    cues.push(...REGRESSION.map((stat) => ({ ...regression, stat })))
+  }
+  return cues
+}
+
+/**
+ * "The mean, median and standard deviation of Fare", "the Pearson correlation between Age and
+ * Fare", "how many outliers (z-score above 3) in Price", "the 90th percentile of Income": named
+ * statistics over the rows the conditions keep, one value each (docs/data-analysis.md,
+ * "Statistics"). Declines rather than guess: a statistic with no column for it, a column named
+ * but never used, a percentile without its number, outliers without their rule, a regression
+ * whose explained column is not said, an answer format slot no statistic fills.
+ */
+export function recogniseStatistics(g: Grounding): Recognition | null {
+  const { statistics, slots, decimals } = g.cues
+  // With an answer format, what its slots name is what is asked ("ignore outliers" asks for none).
+  const cues = requestedCues(g).filter((cue) => slots.length === 0 || namedBySlots(slots, cue.stat))
+  if (cues.length === 0) return null
+  const kinds = new Set(cues.map((cue) => cue.stat))
+  const own = [...kinds].some((stat) => OWN_STATISTICS.has(stat))
+  if (!own && kinds.size < 2 && slots.length === 0) return null
+  // A plain aggregate that ranks ("the month with the highest average") is another shape's.
+  if (!own && g.cues.superlatives.length > 0) return null
+  if (g.tokens.some((token) => GROUPING_WORDS.has(token.text)))
+    return declined('statistics per group ("for each …") are not computed; ask for one group at a time')
+  if (statistics.kendall) return declined('Kendall correlation is not computed; Pearson and Spearman are')
+  if (g.byMention) return declined('statistics per group are not computed; ask for one group at a time')
+  if (
+    statistics.outliers &&
+    cues.some((cue) => cue.stat !== 'outliers') &&
+    g.tokens.some((t) => REMOVAL_WORDS.has(t.text))
+  )
+    return declined('statistics computed after removing outliers are not supported; the outliers can be counted')
+  const subjects = g.subjects.filter((m) => !onlyColumnWord(g, m))
+
+  const items: StatisticItem[] = []
+  for (const cue of cues) {
+    if (cue.stat === 'percentile' && cue.percentile === null)
+      return declined('the question asks for a percentile or quartile without saying which')
+    if (cue.stat === 'outliers' && !statistics.outliers)
+      return declined('the question asks for outliers without the rule that finds them (IQR or z-score)')
+    let columns: readonly ColumnSchema[]
+    if (PAIRED.has(cue.stat)) {
+      const pair = pairedColumns(g, subjects, cue)
+      if (typeof pair === 'string') return declined(pair)
+      columns = pair
+    } else {
+      const column = singleColumn(cue, subjects)
+      if (!column) return declined(`the question asks for the ${cue.stat} but names no column to compute it on`)
+      columns = [column]
+    }
+    const item = { slot: SLOT_NAMES[cue.stat], stat: cue.stat, columns, percentile: cue.percentile }
+    if (!items.some((known) => sameItem(known, item))) items.push(item)
+  }
+
+  const named = slots.length > 0 ? slotOwners(slots, items) : withDistinctNames(items)
+  if (typeof named === 'string') return declined(named)
+  if (slots.length === 0) {
+    const used = new Set(named.flatMap((item) => item.columns))
+    const unused = distinctColumns(subjects, 'mean').filter((column) => !used.has(column))
+    if (unused.length > 0)
+      return declined(`the question names "${unused[0]?.name}" but asks for no statistic the planner could tie to it`)
+  }
+  const method: StatisticsMethod = {
+    population: statistics.population ?? false,
+    biasedMoments: statistics.biasedMoments,
+    correlation: statistics.correlation,
+    outliers: statistics.outliers,
+    decimals,
+  }
+  const single = named.length === 1 ? named[0] : undefined
+  const resultType = !single
+    ? 'values'
+    : single.stat === 'mode' && single.columns[0]?.type === 'text'
+      ? 'category'
+      : 'number'
+  return {
+    kind: 'intent',
+    intent: {
+      table: g.table,
+      filters: [...g.filters],
+      shape: { kind: 'statistics', items: named, method },
+      check: null,
+      resultType,
+    },
+  }
+}
+
+function sameItem(a: StatisticItem, b: StatisticItem): boolean {
+  return (
+    a.stat === b.stat &&
+    a.percentile === b.percentile &&
+    a.columns.length === b.columns.length &&
+    a.columns.every((column, i) => column === b.columns[i])
+  )
+}
+
+/** Names without an answer format: the statistic's, with the percentile or the column when two values share it. */
+function withDistinctNames(items: readonly StatisticItem[]): StatisticItem[] {
+  return items.map((item) => {
+    const base = item.stat === 'percentile' ? `percentile_${item.percentile}` : item.slot
+    const shared = items.filter(
+      (other) =>
+        other !== item && (other.stat === 'percentile' ? `percentile_${other.percentile}` : other.slot) === base,
+    )
+    const suffix = shared.length > 0 ? `_${item.columns.map((column) => column.name).join('_')}` : ''
+    return { ...item, slot: `${base}${suffix}` }
+  })
+}
