@@ -3,7 +3,7 @@ import type { StoredSource } from '../storage/ports/messages.js'
 import type { QuestionLanguages } from '../text/answer-language.js'
 import { composeDeclined, composeFailed, composeResult } from './compose.js'
 import { canRepair } from './llm-planner.js'
-import { type AnalysisValue, guessResultType, typedResult } from './result.js'
+import { type AnalysisValue, guessResultType, shapeProblem, typedResult } from './result.js'
 import { QueryError, Sandbox, type SandboxLimits, type SandboxTable } from './sandbox.js'
 import type { LoadedDocument, TableCache } from './table-cache.js'
 import {
@@ -107,6 +107,9 @@ export class DataAnalysis {
         try {
           const result = await sandbox.query(plan.sql)
           const resultType = plan.resultType ?? guessResultType(result)
+          // A model's query may run yet answer in another shape than it said: it is told, once more at most.
+          const problem = canRepair(planner) ? shapeProblem(result, resultType) : null
+          if (problem) throw new QueryError(problem)
           const value = typedResult(result, resultType)
           const sources = await this.evidence(sandbox, tables, plan)
           return {

@@ -143,7 +143,7 @@ export class LlmPlanner implements RepairingPlanner {
       { role: 'assistant', content: JSON.stringify({ sql: failedSql }) },
       {
         role: 'user',
-        content: `The query failed with this error:\n${error}\nWrite a corrected query. Reply with the JSON object only.`,
+        content: `The query was not right:\n${error}\nWrite a corrected query. Reply with the JSON object only.`,
       },
     ])
   }

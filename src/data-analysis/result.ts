@@ -63,6 +63,30 @@ export function guessResultType(result: QueryResult): ResultType {
   return numeric ? 'list[number]' : 'list[category]'
 }
 
+/**
+ * Why a query result cannot be read as the result type the planner declared, or null when it can:
+ * one value needs one row of one column, a list one column, named values one row.
+ */
+export function shapeProblem(result: QueryResult, resultType: ResultType): string | null {
+  const columns = visibleColumns(result).length
+  const rows = result.rows.length
+  const got = `the query returned ${rows} row${rows === 1 ? '' : 's'} of ${columns} column${columns === 1 ? '' : 's'}`
+  switch (resultType) {
+    case 'number':
+    case 'boolean':
+    case 'category':
+      if (rows === 1 && columns === 1) return null
+      return `${got}, but result_type "${resultType}" is one value: return one row with one column`
+    case 'list[number]':
+    case 'list[category]':
+      return columns === 1 ? null : `${got}, but result_type "${resultType}" is a list: return one column`
+    case 'values':
+      return rows === 1 ? null : `${got}, but result_type "values" is one row, one column per value`
+    case 'table':
+      return null
+  }
+}
+
 /** Reads a query result as the planner's result type. */
 export function typedResult(result: QueryResult, resultType: ResultType): AnalysisValue {
   const columns = visibleColumns(result)

@@ -271,6 +271,27 @@ describe.each(storeModes())('%s: data-analysis mode with an LLM (fake server)', 
     expect(server.requests[1]?.body.messages.at(-1)?.content).toMatch(/Referenced column "amont" not found/)
   })
 
+  it('asks the model again when its query runs but answers in another shape than it said', async () => {
+    server.queue.push(
+      { kind: 'json', content: '{"sql": "SELECT region, sum(amount) FROM t1 GROUP BY 1", "result_type": "number"}' },
+      {
+        kind: 'json',
+        content: JSON.stringify({
+          sql: 'SELECT median(amount) AS median, max(amount) AS maximum FROM t1',
+          result_type: 'values',
+          explanation: 'median and maximum of amount',
+        }),
+      },
+    )
+    const res = await ask({ message: 'Median and maximum amount?', data_analysis: true, document_ids: [w.ordersId] })
+    expect(res.status).toBe(200)
+    expect(res.body.analysis).toMatchObject({ result: { median: 20, maximum: 1200.5 }, result_type: 'values' })
+    expect(server.requests).toHaveLength(2)
+    expect(server.requests[1]?.body.messages.at(-1)?.content).toContain(
+      'the query returned 3 rows of 2 columns, but result_type "number" is one value',
+    )
+  })
+
   it('answers that it could not compute after two failed repairs', async () => {
     for (let i = 0; i < 3; i++) server.queue.push({ kind: 'json', content: `{"sql": "SELECT missing${i} FROM t1"}` })
     const res = await ask({ message: 'Something?', data_analysis: true, document_ids: [w.ordersId] })
