@@ -20,17 +20,21 @@ import { SPLITS, type Split, splitOf } from '../support/split.js'
 import { track, waitForAll } from '../support/wait.js'
 import { askAnalysis, askPlain, createAnalystChat } from './api.js'
 import { DirectRunner } from './direct.js'
+import { perTableReport } from './per-table.js'
 import { type BenchQuestion, DATASET_DIRS, type Dataset, readQuestions } from './questions.js'
 import { type AnswerType, numbersMatch, scoreDatabench, scoreText } from './scoring.js'
 
 const USAGE = `npm run bench:databench -- [options]     (npm run bench:infiagent: --dataset infiagent)
 
-  --dataset databench|infiagent   questions and tables (default databench)
+  --dataset databench|databench-train|infiagent   questions and tables (default databench;
+                         databench-train: 165 questions over 8 other tables, never used to develop the planner)
   --direct               planner + DuckDB in this process (no service, no baseline)
   --no-baseline          skip the plain RAG answers
   --limit N              only the first N questions
   --only P1,P2           only questions whose id starts with one of these prefixes (e.g. 071_COL,072)
   --split tune|held-out  only the questions over tables of that half (sha256 of the table id, as bench/support/split.ts)
+  --cv                   also report leave-one-table-out: each table's right/wrong/declined and their mean over
+                         tables, held-out tables first (bench/data-analysis/per-table.ts)
   --max-table-mb M       skip the questions over tables larger than M MB (ingestion time on a busy machine)
   --verbose              print every question with its result
 ${COMMON_USAGE}
@@ -222,7 +226,8 @@ function summary(report: ModeReport, types: readonly string[]): string[] {
 async function main(bench: ServiceBench): Promise<Results> {
   const { values } = bench
   const dataset = String(values.dataset) as Dataset
-  if (!(dataset in DATASET_DIRS)) throw new Error(`--dataset must be databench or infiagent, got "${values.dataset}"`)
+  if (!(dataset in DATASET_DIRS))
+    throw new Error(`--dataset must be databench, databench-train or infiagent, got "${values.dataset}"`)
   const [dir] = requireData(`bench:${dataset}`, DATASET_DIRS[dataset])
   let questions = readQuestions(dir as string, dataset)
   if (values.only) {
@@ -276,10 +281,13 @@ async function main(bench: ServiceBench): Promise<Results> {
 
   const types = [...new Set(questions.map((q) => q.answerType))]
   const header = ['mode', 'overall', ...types, 'wrong', 'declined', 'errors', 'asking time']
-  const markdown = table(
+  const overall = table(
     header,
     reports.map((report) => summary(report, types)),
   )
+  const markdown = values.cv
+    ? [overall, ...reports.map((report) => perTableReport(report.mode, report.scored, questions))].join('\n\n')
+    : overall
   console.log(`\n${bench.machineLine}; load before ${loadBefore}, after ${load()}`)
   return {
     name: `analysis-${dataset}`,
@@ -298,6 +306,7 @@ runBench({
     limit: { type: 'string' },
     only: { type: 'string' },
     split: { type: 'string' },
+    cv: { type: 'boolean', default: false },
     'max-table-mb': { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },

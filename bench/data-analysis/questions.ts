@@ -14,20 +14,32 @@ export interface BenchQuestion {
   readonly level?: string
 }
 
-export type Dataset = 'databench' | 'infiagent'
+/**
+ * `databench`: the 218 questions over 13 tables the planner was developed on; `databench-train`:
+ * the 165 DataBench train/dev questions over the 8 other tables whose file is there, never used to
+ * develop it (its unseen-question figure); `infiagent`: InfiAgent-DABench.
+ */
+export type Dataset = 'databench' | 'databench-train' | 'infiagent'
 
 export const DATASET_DIRS: Readonly<Record<Dataset, string>> = {
   databench: 'databench-semeval2025-test',
+  'databench-train': 'databench-train',
   infiagent: 'infiagent-dabench',
 }
 
+const QUESTION_FILES: Readonly<Record<Dataset, string>> = {
+  databench: 'questions.dev.jsonl',
+  'databench-train': 'questions.with_table.jsonl',
+  infiagent: 'questions.dev.jsonl',
+}
+
 export function readQuestions(dir: string, dataset: Dataset): BenchQuestion[] {
-  const lines = readFileSync(join(dir, 'questions.dev.jsonl'), 'utf8')
+  const lines = readFileSync(join(dir, QUESTION_FILES[dataset]), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
   return lines.map((line) => {
     const raw = JSON.parse(line) as Record<string, unknown>
-    if (dataset === 'databench') {
+    if (dataset !== 'infiagent') {
       return {
         id: String(raw.id),
         tableIds: raw.table_ids as string[],
