@@ -113,7 +113,7 @@ export const SPEARMAN_WORDS = new Set(['spearman'])
 /** "z-score" and its spellings, after the tokeniser split the hyphen. */
 export const Z_SCORE_PHRASES = ['z score', 'zscore', 'z scores', 'zscores', 'standard score']
 /** "for each class", "per region": statistics by group, which the planner does not compute (it declines). */
-export const GROUPING_WORDS = new Set(['each', 'per', 'every', 'chaque', 'respective', 'respectively'])
+export const GROUPING_WORDS = new Set(['each', 'per', 'every', 'chaque'])
 
 /** Rows taken out before computing ("after removing the outliers"): a step the statistics do not take. */
 export const REMOVAL_WORDS = new Set([
