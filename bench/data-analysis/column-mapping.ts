@@ -9,6 +9,7 @@
  */
 import { dirname, join } from 'node:path'
 import { readCues } from '../../src/data-analysis/offline-planner/cues/index.js'
+import { intentColumns } from '../../src/data-analysis/offline-planner/intent-columns.js'
 import { recognise } from '../../src/data-analysis/offline-planner/recognise.js'
 import type { TableSchema } from '../../src/data-analysis/types.js'
 import { round, table } from '../support/report.js'
@@ -22,7 +23,6 @@ import {
   type TrainQuestion,
 } from './databench-train.js'
 import { DirectRunner } from './direct.js'
-import { intentColumns } from './intent-columns.js'
 import { type Mapping, SUMMARY_HEADER, summarise, summaryCells } from './mapping-score.js'
 
 const USAGE = `npm run bench:column-mapping -- [options]

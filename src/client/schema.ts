@@ -1824,6 +1824,14 @@ export interface operations {
               result_type: 'boolean' | 'number' | 'category' | 'list[number]' | 'list[category]' | 'table' | 'values'
               /** @description the computation in plain words, then the SQL query */
               plan: string
+              /** @description which words were read as which columns and values; empty when the query was written by a model */
+              mapping: {
+                /** @description the question's words, folded (lower case, no accents) */
+                words: string
+                column: string
+                /** @description the cell value they name; null: the column itself */
+                value: string | null
+              }[]
             } | null
           }
         }

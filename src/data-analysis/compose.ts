@@ -1,6 +1,6 @@
 import { type AnalysisValue, cleanNumber, markdownTable } from './result.js'
 import type { QueryResult } from './sandbox.js'
-import type { QueryPlan, TableSchema } from './types.js'
+import type { QueryPlan, TableSchema, WordMapping } from './types.js'
 
 interface AnalysisPhrases {
   readonly answer: (value: string) => string
@@ -10,6 +10,7 @@ interface AnalysisPhrases {
   readonly tableIntro: (rows: number) => string
   readonly truncated: (rows: number) => string
   readonly computed: string
+  readonly read: string
   readonly query: string
   readonly declined: (reason: string) => string
   readonly failed: (error: string) => string
@@ -25,6 +26,7 @@ const PHRASES: Readonly<Record<'en' | 'fr', AnalysisPhrases>> = {
     tableIntro: (rows) => `The result has ${rows} row${rows === 1 ? '' : 's'}:`,
     truncated: (rows) => `(only the first ${rows} rows are shown)`,
     computed: 'How it was computed',
+    read: 'Words read',
     query: 'Query',
     declined: (reason) => `I could not compute this from the tables: ${reason}`,
     failed: (error) => `I could not compute this: the query failed (${error}).`,
@@ -38,6 +40,7 @@ const PHRASES: Readonly<Record<'en' | 'fr', AnalysisPhrases>> = {
     tableIntro: (rows) => `Le résultat compte ${rows} ligne${rows === 1 ? '' : 's'} :`,
     truncated: (rows) => `(seules les ${rows} premières lignes sont affichées)`,
     computed: 'Calcul effectué',
+    read: 'Mots lus',
     query: 'Requête',
     declined: (reason) => `Je n'ai pas pu calculer cela à partir des tableaux : ${reason}`,
     failed: (error) => `Je n'ai pas pu calculer cela : la requête a échoué (${error}).`,
@@ -74,12 +77,19 @@ export function composeResult(plan: QueryPlan, result: QueryResult, value: Analy
     parts.push(p.answer(valueText(value, language)))
   }
   parts.push(`${p.computed}: ${plan.explanation}`)
+  if (plan.mapping && plan.mapping.length > 0) parts.push(`${p.read}: ${plan.mapping.map(mappingText).join('; ')}`)
   parts.push(`${p.query}:\n\`\`\`sql\n${plan.sql.trim()}\n\`\`\``)
   if (result.rows.length > 0) {
     const table = markdownTable(result)
     if (table) parts.push(result.rows.length > 10 ? `${table}\n\n${p.truncated(10)}` : table)
   }
   return parts.join('\n\n')
+}
+
+/** `"late" → "status" = 'late'`, `"amount" → "amount"`. */
+function mappingText(mapping: WordMapping): string {
+  const target = mapping.value === null ? `"${mapping.column}"` : `"${mapping.column}" = '${mapping.value}'`
+  return `"${mapping.words}" → ${target}`
 }
 
 function tableList(tables: readonly TableSchema[]): string {

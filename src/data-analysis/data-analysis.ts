@@ -14,6 +14,7 @@ import {
   type ResultType,
   ROW_COLUMN,
   type TableSchema,
+  type WordMapping,
 } from './types.js'
 
 /** The `analysis` extension field of send-message. */
@@ -22,6 +23,8 @@ export interface AnalysisReport {
   readonly resultType: ResultType
   /** The computation in plain words and the query. */
   readonly plan: string
+  /** Which words were read as which columns and values (empty when the planner does not say: a model's query). */
+  readonly mapping: readonly WordMapping[]
 }
 
 export interface AnalysisOutcome {
@@ -116,7 +119,12 @@ export class DataAnalysis {
             kind: 'answered',
             text: composeResult(plan, result, value, language),
             sources,
-            report: { result: value, resultType, plan: `${plan.explanation}\n${plan.sql.trim()}` },
+            report: {
+              result: value,
+              resultType,
+              plan: `${plan.explanation}\n${plan.sql.trim()}`,
+              mapping: plan.mapping ?? [],
+            },
           }
         } catch (error) {
           if (!(error instanceof QueryError)) throw error

@@ -45,6 +45,14 @@ export const ROW_COLUMN = '__row'
 export type ResultType = 'boolean' | 'number' | 'category' | 'list[number]' | 'list[category]' | 'table' | 'values'
 
 /** What a planner proposes: one query and how to read its result. */
+/** Words of the question read as a column, or as a value of a column (the offline planner's grounding). */
+export interface WordMapping {
+  readonly words: string
+  readonly column: string
+  /** The cell value the words name, or null when they name the column itself. */
+  readonly value: string | null
+}
+
 export interface QueryPlan {
   /** One read-only SELECT (or WITH … SELECT) over the tables' sqlNames. */
   readonly sql: string
@@ -57,6 +65,8 @@ export interface QueryPlan {
    */
   readonly evidenceSql?: string
   readonly evidenceTable?: string
+  /** Which words were read as which columns and values, when the planner knows (the offline one). */
+  readonly mapping?: readonly WordMapping[]
 }
 
 export type PlanOutcome =

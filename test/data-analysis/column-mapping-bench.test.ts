@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { parseColumnsUsed } from '../../bench/data-analysis/columns-used.js'
 import { columnTypeOf, schemaOnlyTable, serviceNames } from '../../bench/data-analysis/databench-train.js'
-import { intentColumns } from '../../bench/data-analysis/intent-columns.js'
 import { type Mapping, summarise, wrongColumn } from '../../bench/data-analysis/mapping-score.js'
 import type { Intent } from '../../src/data-analysis/offline-planner/intent.js'
+import { intentColumns } from '../../src/data-analysis/offline-planner/intent-columns.js'
 import type { ColumnSchema, ColumnType, TableSchema } from '../../src/data-analysis/types.js'
 
 /** The pieces of bench:column-mapping that need no data: the gold parser and the intent's columns. */

@@ -73,6 +73,7 @@ describe('data analysis over loaded tables', () => {
       result: 2,
       resultType: 'number',
       plan: `count of rows of orders.csv where status = 'late'\nSELECT count(*) FROM t1 WHERE status = 'late'`,
+      mapping: [],
     })
     expect(outcome?.text).toContain('The answer is **2**.')
     expect(outcome?.text).toContain("count of rows of orders.csv where status = 'late'")

@@ -185,7 +185,11 @@ describe('statistics: several named values in one answer', () => {
 
   it('applies the conditions of the question to every value', async () => {
     const paris = AMOUNT.filter((_, i) => [0, 2, 5, 7, 9].includes(i))
-    const { row } = await values('What are the mean and the standard deviation of amount for orders from Paris?')
+    const { plan, row } = await values('What are the mean and the standard deviation of amount for orders from Paris?')
+    expect(plan.mapping).toEqual([
+      { words: 'amount', column: 'amount', value: null },
+      { words: 'paris', column: 'city', value: 'Paris' },
+    ])
     expect(row.mean).toBeCloseTo(mean(paris), 9)
     expect(row.standard_deviation).toBeCloseTo(Math.sqrt(sampleVariance(paris)), 9)
   })

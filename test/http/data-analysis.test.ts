@@ -62,6 +62,9 @@ describe.each(storeModes())('%s: data-analysis mode (send-message)', (mode) => {
     expect(res.status).toBe(200)
     expect(res.body.analysis).toMatchObject({ result: 3, result_type: 'number' })
     expect(res.body.analysis.plan).toContain('SELECT count(*)')
+    // The words read, so that a reader can check what was understood.
+    expect(res.body.analysis.mapping).toEqual([{ words: 'late', column: 'status', value: 'late' }])
+    expect(res.body.text).toContain(`Words read: "late" → "status" = 'late'`)
     expect(res.body.text).toContain('The answer is **3**.')
     expect(res.body.text).toContain('```sql')
     expect(res.body.sources.map((s: { row_idx: string }) => s.row_idx)).toEqual(['2', '4', '6'])
@@ -263,6 +266,7 @@ describe.each(storeModes())('%s: data-analysis mode with an LLM (fake server)', 
       ],
       result_type: 'table',
       plan: 'total amount per region, top 2\nSELECT region, sum(amount) AS total FROM t1 GROUP BY 1 ORDER BY total DESC LIMIT 2',
+      mapping: [],
     })
     expect(res.body.text).toContain('| region | total |')
     expect(res.body.sources.map((s: { row_idx: string }) => s.row_idx)).toEqual(['2', '4'])

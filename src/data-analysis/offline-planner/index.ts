@@ -18,7 +18,8 @@ export function createOfflinePlanner(): QuestionPlanner {
       const recognition = recognise(readCues(trimmed), tables)
       if (recognition.kind === 'declined') return recognition
       try {
-        return { kind: 'plan', plan: buildPlan(recognition.intent, explain(recognition.intent, language)) }
+        const plan = buildPlan(recognition.intent, explain(recognition.intent, language))
+        return { kind: 'plan', plan: { ...plan, mapping: recognition.mapping ?? [] } }
       } catch (error) {
         return { kind: 'declined', reason: `the query could not be built: ${(error as Error).message}` }
       }

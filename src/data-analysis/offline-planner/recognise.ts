@@ -10,6 +10,7 @@ import {
 } from './lexicon/question-forms.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
+import { wordMapping } from './word-mapping.js'
 
 /**
  * From the question's cues to one Intent (filters + computation + yes/no check), or the reason
@@ -20,6 +21,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
   if (isDeclined(grounding)) return grounding
   for (const recognise of SHAPES) {
     const recognition = recognise(grounding)
+    if (recognition?.kind === 'intent') return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     if (recognition) return recognition
   }
   return declined(

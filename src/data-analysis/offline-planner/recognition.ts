@@ -1,3 +1,4 @@
+import type { WordMapping } from '../types.js'
 import type { Intent } from './intent.js'
 
 /** What the planner makes of a question: one intent, or the reason it declines. */
@@ -7,7 +8,14 @@ export interface Declined {
   readonly reason: string
 }
 
-export type Recognition = { readonly kind: 'intent'; readonly intent: Intent } | Declined
+export type Recognition =
+  | {
+      readonly kind: 'intent'
+      readonly intent: Intent
+      /** Which words were read as the columns and values the intent uses (set by `recognise`). */
+      readonly mapping?: readonly WordMapping[]
+    }
+  | Declined
 
 export const declined = (reason: string): Declined => ({ kind: 'declined', reason })
 

@@ -56,7 +56,12 @@ export function presentSentMessage(sent: SentMessage) {
       usage_score: source.usageScore,
     })),
     analysis: sent.analysis
-      ? { result: sent.analysis.result, result_type: sent.analysis.resultType, plan: sent.analysis.plan }
+      ? {
+          result: sent.analysis.result,
+          result_type: sent.analysis.resultType,
+          plan: sent.analysis.plan,
+          mapping: sent.analysis.mapping.map((m) => ({ words: m.words, column: m.column, value: m.value })),
+        }
       : null,
   }
 }

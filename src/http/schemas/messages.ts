@@ -51,6 +51,16 @@ const AnalysisField = Type.Object({
     ),
   ),
   plan: Type.String({ description: 'the computation in plain words, then the SQL query' }),
+  mapping: Type.Array(
+    Type.Object({
+      words: Type.String({ description: "the question's words, folded (lower case, no accents)" }),
+      column: Type.String(),
+      value: Type.Union([Type.String(), Type.Null()], {
+        description: 'the cell value they name; null: the column itself',
+      }),
+    }),
+    { description: 'which words were read as which columns and values; empty when the query was written by a model' },
+  ),
 })
 
 /** Chat message of spec 2.5: the response of send-message. */

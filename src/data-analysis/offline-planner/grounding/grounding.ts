@@ -3,6 +3,7 @@ import type { ColumnMention } from '../columns.js'
 import type { AggregateCue, Comparator, Cues, Superlative } from '../cues/types.js'
 import type { Filter } from '../intent.js'
 import type { Token } from '../tokenise.js'
+import type { ValueMention } from '../values.js'
 
 /**
  * The question mapped onto one table: the conditions its words set on the rows, and the columns
@@ -14,6 +15,8 @@ export interface Grounding {
   readonly table: TableSchema
   /** The table's columns the question names, in question order. */
   readonly mentions: readonly ColumnMention[]
+  /** The table's cell values the question names, in question order. */
+  readonly valueMentions: readonly ValueMention[]
   /** Conditions on the rows, in the order their words were read. */
   readonly filters: readonly Filter[]
   /** The filters naming a value ("in Paris", 'Hacendado', "code 1522"): "more X than Y" compares two. */

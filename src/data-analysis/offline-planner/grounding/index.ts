@@ -27,12 +27,13 @@ export function ground(cues: Cues, tables: readonly TableSchema[]): Grounding | 
   if (choice.kind === 'joined') return ground(cues, [choice.table])
   const { table } = choice
   const mentions = named.columns.filter((m) => m.table === table)
+  const valueMentions = named.values.filter((v) => v.table === table)
   const conditions = readConditions({
     cues,
     tokens: cues.tokens,
     table,
     mentions,
-    values: named.values.filter((v) => v.table === table),
+    values: valueMentions,
     searched: named.searched,
     count,
     aggregates,
@@ -43,6 +44,7 @@ export function ground(cues: Cues, tables: readonly TableSchema[]): Grounding | 
     tokens: cues.tokens,
     table,
     mentions,
+    valueMentions,
     filters: conditions.filters,
     valueFilters: conditions.valueFilters,
     count,

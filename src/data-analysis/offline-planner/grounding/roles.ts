@@ -16,6 +16,7 @@ export type Roles = Omit<
   | 'tokens'
   | 'table'
   | 'mentions'
+  | 'valueMentions'
   | 'filters'
   | 'valueFilters'
   | 'count'

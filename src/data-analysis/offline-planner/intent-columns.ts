@@ -1,10 +1,10 @@
-import type { Check, Filter, Intent, Shape } from '../../src/data-analysis/offline-planner/intent.js'
-import type { ColumnSchema } from '../../src/data-analysis/types.js'
+import type { ColumnSchema } from '../types.js'
+import type { Check, Filter, Intent, Shape } from './intent.js'
 
 /**
- * The table columns an offline-planner Intent reads: those of its filters, its shape and its
- * yes/no check. The switches end in a `never` check so that a new kind of shape or check fails to
- * compile here instead of being measured as "uses no column".
+ * The table columns an Intent reads: those of its filters, its shape and its yes/no check (the
+ * words-to-columns mapping an answer shows, and the column-mapping benchmark). The switches end
+ * in a `never` check so that a new kind of shape or check fails to compile here.
  */
 
 function unreachable(value: never): never {
