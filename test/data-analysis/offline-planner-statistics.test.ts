@@ -183,6 +183,28 @@ describe('statistics: several named values in one answer', () => {
     expect(mode.row.mode).toBe('North')
   })
 
+  it('counts missing values per column, or over the whole table, citing the rows that lack one', async () => {
+    const perColumn = await values('How many missing values are there in each column?', [sparse])
+    expect(perColumn.plan.resultType).toBe('values')
+    expect(perColumn.row).toEqual({ respondent: 0, age: 2, income: 2, region: 1 })
+    expect(await w.evidence(perColumn.plan)).toEqual([3, 4, 5, 6])
+    const whole = await values('How many missing values are there in the dataset?', [sparse])
+    expect(whole.plan.resultType).toBe('number')
+    expect(Object.values(whole.row)).toEqual([5])
+  })
+
+  it('gives the value counts of a column, most frequent first', async () => {
+    const outcome = await w.ask('What are the value counts of status?')
+    if (outcome.kind !== 'plan') throw new Error(outcome.reason)
+    expect(outcome.plan.resultType).toBe('table')
+    const rows = (await w.connection.runAndReadAll(outcome.plan.sql)).getRowsJS()
+    expect(rows.map(([value, count]) => [value, Number(count)])).toEqual([
+      ['shipped', 7],
+      ['late', 4],
+      ['cancelled', 1],
+    ])
+  })
+
   it('applies the conditions of the question to every value', async () => {
     const paris = AMOUNT.filter((_, i) => [0, 2, 5, 7, 9].includes(i))
     const { plan, row } = await values('What are the mean and the standard deviation of amount for orders from Paris?')

@@ -89,6 +89,10 @@ function shapeWords(shape: Shape, lang: Language): string {
   switch (shape.kind) {
     case 'statistics':
       return statisticsWords(shape.items, shape.method, lang)
+    case 'frequencies':
+      return fr
+        ? `chaque valeur de ${name(shape.column)} avec son nombre de lignes (les plus fréquentes d'abord)`
+        : `each value of ${name(shape.column)} with its number of rows (most frequent first)`
     case 'scalar':
       return shape.column && shape.fn !== 'count'
         ? `${FUNCTIONS[lang][shape.fn]} ${name(shape.column)}`

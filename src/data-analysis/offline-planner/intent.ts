@@ -57,6 +57,8 @@ export interface StatisticsMethod {
 
 /** What is computed, before any yes/no wrapping. */
 export type Shape =
+  /** Each value of a column with its number of rows, most frequent first ("value counts"). */
+  | { readonly kind: 'frequencies'; readonly column: ColumnSchema; readonly limit: number }
   /** Named statistics over the filtered rows, one value each (docs/data-analysis.md, "Statistics"). */
   | { readonly kind: 'statistics'; readonly items: readonly StatisticItem[]; readonly method: StatisticsMethod }
   /** One aggregate over the filtered rows; `column` null for count(*). */

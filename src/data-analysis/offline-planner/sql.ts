@@ -42,6 +42,10 @@ function shapeSql(table: TableSchema, filters: readonly Filter[], shape: Shape):
   switch (shape.kind) {
     case 'statistics':
       return statisticsSql(table, filters, shape.items, shape.method)
+    case 'frequencies': {
+      const c = col(shape.column)
+      return `SELECT ${c} AS value, count(*) AS count${from}${whereClause(filters, [`${c} IS NOT NULL`])} GROUP BY ${c} ORDER BY count(*) DESC, ${c} LIMIT ${shape.limit}`
+    }
     case 'scalar':
       return `SELECT ${aggregate(shape.fn, shape.column)} AS value${from}${whereClause(filters)}`
     case 'mode': {
@@ -132,6 +136,8 @@ function evidenceSql(intent: Intent): string {
   switch (shape.kind) {
     case 'statistics':
       return statisticsEvidenceSql(table, filters, shape.items)
+    case 'frequencies':
+      return rows([`${col(shape.column)} IS NOT NULL`])
     case 'scalar':
       if ((shape.fn === 'max' || shape.fn === 'min') && shape.column) {
         const c = col(shape.column)

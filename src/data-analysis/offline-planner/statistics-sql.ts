@@ -51,7 +51,8 @@ function itemSql(
     case 'iqr':
       return over(`quantile_cont(${c}, 0.75) - quantile_cont(${c}, 0.25)`)
     case 'missing':
-      return over(`count(*) - count(${c})`)
+      // Over several columns (the whole table), the empty cells of them all.
+      return over(item.columns.map((column) => `(count(*) - count(${col(column)}))`).join(' + '))
     case 'correlation': {
       const [y, x] = pair()
       if (method.correlation === 'pearson') return over(`corr(${y}, ${x})`)
@@ -124,13 +125,18 @@ export function statisticsSql(
   return `SELECT ${columns.join(', ')}`
 }
 
-/** The rows the statistics are computed from: those where every column they use is filled. */
+/** The rows the statistics are computed from: those where every column they use is filled (for missing values, those lacking one). */
 export function statisticsEvidenceSql(
   table: TableSchema,
   filters: readonly Filter[],
   items: readonly StatisticItem[],
 ): string {
   const used = [...new Set(items.flatMap((item) => item.columns))]
+  if (items.every((item) => item.stat === 'missing')) {
+    // Missing values are cited by the rows that lack them.
+    const lacking = `(${used.map((column) => `${col(column)} IS NULL`).join(' OR ')})`
+    return `SELECT ${ROW_COLUMN} FROM ${table.sqlName}${whereClause(filters, [lacking])} ORDER BY ${ROW_COLUMN} LIMIT 20`
+  }
   return `SELECT ${ROW_COLUMN} FROM ${table.sqlName}${whereClause(
     filters,
     used.map((column) => `${col(column)} IS NOT NULL`),

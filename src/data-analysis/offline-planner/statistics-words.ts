@@ -76,7 +76,14 @@ function itemWords(item: StatisticItem, method: StatisticsMethod, lang: Language
           : ` (|z| > ${method.outliers.threshold})`
   const regression = item.stat === 'slope' || item.stat === 'intercept' || item.stat === 'r2'
   const joiner = regression ? (fr ? ' selon ' : ' on ') : fr ? ' et ' : ' and '
-  const columns = second ? `${quoted(first)}${joiner}${quoted(second)}` : quoted(first)
+  const columns =
+    item.columns.length > 2 || (item.stat === 'missing' && second)
+      ? fr
+        ? 'toutes les colonnes'
+        : 'every column'
+      : second
+        ? `${quoted(first)}${joiner}${quoted(second)}`
+        : quoted(first)
   const of = fr ? ' de ' : ' of '
   return `${item.slot} = ${name}${of}${columns}`
 }

@@ -112,6 +112,36 @@ export const SPEARMAN_WORDS = new Set(['spearman'])
 
 /** "z-score" and its spellings, after the tokeniser split the hyphen. */
 export const Z_SCORE_PHRASES = ['z score', 'zscore', 'z scores', 'zscores', 'standard score']
+/** "missing values in each column": one count per column of the table. */
+export const EVERY_COLUMN_PHRASES = [
+  'each column',
+  'every column',
+  'per column',
+  'all columns',
+  'all the columns',
+  'each of the columns',
+  'chaque colonne',
+  'toutes les colonnes',
+  'par colonne',
+]
+/** "missing values in the dataset": one count over every column. */
+export const WHOLE_TABLE_WORDS = new Set(['dataset', 'table', 'file', 'data', 'overall', 'jeu', 'tableau', 'fichier'])
+
+/** "the value counts of Embarked": each value of a column with its number of rows. */
+export const VALUE_COUNT_PHRASES = [
+  'value counts',
+  'value count',
+  'frequency table',
+  'frequency counts',
+  'frequency count',
+  'frequencies',
+  'count of each value',
+  'counts of each value',
+  'number of occurrences of each',
+  'occurrences of each',
+  'effectifs',
+]
+
 /** "for each class", "per region": statistics by group, which the planner does not compute (it declines). */
 export const GROUPING_WORDS = new Set(['each', 'per', 'every', 'chaque'])
 

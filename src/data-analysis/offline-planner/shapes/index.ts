@@ -8,6 +8,7 @@ import { recogniseList } from './list.js'
 import { recogniseMostFrequent } from './most-frequent.js'
 import { recogniseShare } from './share.js'
 import { recogniseStatistics } from './statistics.js'
+import { recogniseValueCounts } from './value-counts.js'
 import { recogniseYesNo } from './yes-no.js'
 
 /** A question shape: the intent of a grounded question of that shape (or why it declines), else null. */
@@ -20,6 +21,7 @@ export type ShapeRecogniser = (grounding: Grounding) => Recognition | null
  * a list, and lists and lookups are what is left.
  */
 export const SHAPES: readonly ShapeRecogniser[] = [
+  recogniseValueCounts,
   recogniseStatistics,
   recogniseYesNo,
   recogniseShare,

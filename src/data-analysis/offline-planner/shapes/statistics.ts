@@ -1,15 +1,18 @@
 import type { ColumnSchema } from '../../types.js'
 import { numericOf } from '../column-traits.js'
 import type { ColumnMention } from '../columns.js'
+import { findPhrase } from '../cues/phrases.js'
 import type { StatisticCue } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
 import type { StatisticItem, StatisticsMethod } from '../intent.js'
 import {
+  EVERY_COLUMN_PHRASES,
   EXPLANATORY_WORDS,
   GROUPING_WORDS,
   OWN_STATISTICS,
   REMOVAL_WORDS,
   type Statistic,
+  WHOLE_TABLE_WORDS,
 } from '../lexicon/statistics.js'
 import { declined, type Recognition } from '../recognition.js'
 import { namedBySlots, slotOwners } from './statistic-slots.js'
@@ -139,6 +142,8 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
   if (!own && kinds.size < 2 && slots.length === 0) return null
   // A plain aggregate that ranks ("the month with the highest average") is another shape's.
   if (!own && g.cues.superlatives.length > 0) return null
+  const everyColumn = missingInEveryColumn(g, cues)
+  if (everyColumn) return everyColumn
   if (g.tokens.some((token) => GROUPING_WORDS.has(token.text)))
     return declined('statistics per group ("for each …") are not computed; ask for one group at a time')
   if (statistics.kendall) return declined('Kendall correlation is not computed; Pearson and Spearman are')
@@ -200,6 +205,40 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
       shape: { kind: 'statistics', items: named, method },
       check: null,
       resultType,
+    },
+  }
+}
+
+/**
+ * "How many missing values are there in each column?": one count per column of the table, named
+ * after it; "… in the dataset": one count over them all. Only when missing values are all that is
+ * asked and no column is named.
+ */
+function missingInEveryColumn(g: Grounding, cues: readonly StatisticCue[]): Recognition | null {
+  if (cues.length === 0 || cues.some((cue) => cue.stat !== 'missing')) return null
+  if (g.subjects.some((m) => !onlyColumnWord(g, m))) return null
+  const perColumn = findPhrase(g.tokens, EVERY_COLUMN_PHRASES) >= 0
+  const whole = !perColumn && g.tokens.some((token) => WHOLE_TABLE_WORDS.has(token.text))
+  if (!perColumn && !whole) return null
+  const columns = g.table.columns
+  const items: StatisticItem[] = perColumn
+    ? columns.map((column) => ({ slot: column.name, stat: 'missing', columns: [column], percentile: null }))
+    : [{ slot: 'missing_values', stat: 'missing', columns, percentile: null }]
+  const method: StatisticsMethod = {
+    population: false,
+    biasedMoments: false,
+    correlation: 'pearson',
+    outliers: null,
+    decimals: null,
+  }
+  return {
+    kind: 'intent',
+    intent: {
+      table: g.table,
+      filters: [...g.filters],
+      shape: { kind: 'statistics', items, method },
+      check: null,
+      resultType: perColumn ? 'values' : 'number',
     },
   }
 }
