@@ -86,6 +86,7 @@ export class DataAnalysis {
           sheet: table.sheet,
           rowCount: table.rowCount,
           columns: table.columns,
+          sampleRows: table.sampleRows,
         })
         sandboxTables.push({ sqlName, file: tables.file, table: table.table })
       }

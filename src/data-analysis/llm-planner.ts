@@ -45,10 +45,14 @@ export function describeTables(tables: readonly TableSchema[]): string {
               : ''
         return `  - ${quoteIdentifier(column.name)} ${column.type}${unit}${samples}${column.nullCount > 0 ? `; ${column.nullCount} empty` : ''}`
       })
+      const sample = (table.sampleRows ?? []).map((row) => `  | ${row.map((cell) => cell ?? '').join(' | ')} |`)
       return [
         title,
         `  - ${quoteIdentifier(ROW_COLUMN)} integer: the row number in the file (for evidence)`,
         ...columns,
+        ...(sample.length > 0
+          ? [`  first rows (${table.columns.map((column) => column.name).join(' | ')}):`, ...sample]
+          : []),
       ].join('\n')
     })
     .join('\n\n')

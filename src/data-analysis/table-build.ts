@@ -18,12 +18,17 @@ export interface BuiltTable {
   readonly table: string
   readonly rowCount: number
   readonly columns: readonly ColumnSchema[]
+  /** Its first rows as text, in column order: what a language model is shown of the data. */
+  readonly sampleRows: readonly (readonly (string | null)[])[]
 }
 
 /** Rows looked at to decide the header (as the ingestion parser does) and to infer types. */
 const SNIFF_ROWS = 20
 const TYPE_SAMPLE_ROWS = 20_000
 const TOP_VALUES = 50
+/** First rows kept as a sample, and the characters kept of each cell. */
+const SAMPLE_ROWS = 3
+const SAMPLE_CELL_CHARS = 80
 /** Above this many rows, distinct counts are approximate (HyperLogLog), to keep loading fast. */
 const EXACT_DISTINCT_ROWS = 200_000
 
@@ -147,7 +152,17 @@ export async function buildTable(
       unit: (plans.get(i) as ColumnPlan).unit,
     })),
   )
-  return { table, rowCount, columns }
+  const firstRows = await queryRows(
+    connection,
+    `SELECT ${columns.map((c, i) => `CAST(${quoteIdentifier(c.name)} AS VARCHAR) AS v${i}`).join(', ') || '1'} FROM ${target} ORDER BY ${quoteIdentifier(ROW_COLUMN)} LIMIT ${SAMPLE_ROWS}`,
+  )
+  const sampleRows = firstRows.map((row) =>
+    columns.map((_, i) => {
+      const value = row[`v${i}`]
+      return typeof value === 'string' ? value.slice(0, SAMPLE_CELL_CHARS) : null
+    }),
+  )
+  return { table, rowCount, columns, sampleRows }
 }
 
 async function columnStatistics(

@@ -26,10 +26,11 @@ export function isTableType(mimeType: string): boolean {
 }
 
 /**
- * The version of what a table file holds (typing rules, column statistics). A file written by
- * another version is not used: the table is loaded again from the document.
+ * The version of what a table file holds (typing rules, column statistics, first rows). A file
+ * written by another version is not used: the table is loaded again from the document.
+ * 2: the first rows are kept (`sampleRows`).
  */
-export const TABLE_FILE_FORMAT = 1
+export const TABLE_FILE_FORMAT = 2
 
 /** The table inside every table file that says what the file holds. */
 const CONTENTS_TABLE = 'lantern_tables'
@@ -41,6 +42,8 @@ export interface CachedTable {
   readonly sheet: string | null
   readonly rowCount: number
   readonly columns: readonly ColumnSchema[]
+  /** Its first rows as text. */
+  readonly sampleRows: readonly (readonly (string | null)[])[]
 }
 
 /** The stored document a table file is built from: a local copy of its bytes and how to read them. */
@@ -213,7 +216,13 @@ async function loadTables(
   for (const [index, { sheet, raw }] of raws.entries()) {
     const built = await buildTable(connection, raw, `s${index}`, { european }, 'out')
     if (built.columns.length === 0 && built.rowCount === 0) continue
-    tables.push({ table: built.table, sheet, rowCount: built.rowCount, columns: built.columns })
+    tables.push({
+      table: built.table,
+      sheet,
+      rowCount: built.rowCount,
+      columns: built.columns,
+      sampleRows: built.sampleRows,
+    })
   }
   for (const name of ['raw0', ...raws.map((_, i) => `raw${i}`)]) await connection.run(`DROP TABLE IF EXISTS "${name}"`)
   return tables

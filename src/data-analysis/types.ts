@@ -33,6 +33,8 @@ export interface TableSchema {
   readonly rowCount: number
   /** Data columns only; every table also has ROW_COLUMN. */
   readonly columns: readonly ColumnSchema[]
+  /** Its first rows as text, in column order, when known: shown to a language model. */
+  readonly sampleRows?: readonly (readonly (string | null)[])[]
 }
 
 /**

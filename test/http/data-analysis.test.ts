@@ -272,6 +272,10 @@ describe.each(storeModes())('%s: data-analysis mode with an LLM (fake server)', 
     expect(res.body.sources.map((s: { row_idx: string }) => s.row_idx)).toEqual(['2', '4'])
     expect(server.requests).toHaveLength(2)
     expect(server.requests[0]?.body.messages[1]?.content).toContain('"amount" number; from 5 to 1200.5')
+    // The model sees the first rows, not only the schema.
+    expect(server.requests[0]?.body.messages[1]?.content).toContain(
+      'first rows (order | status | amount | region):\n  | A1 | late | 1200.5 | North |',
+    )
     expect(server.requests[1]?.body.messages.at(-1)?.content).toMatch(/Referenced column "amont" not found/)
   })
 
