@@ -86,6 +86,11 @@ export function serviceNames(names: readonly string[]): Map<string, string> {
   return new Map(built.map((name, i) => [name, names[i] as string]))
 }
 
+/** A column known by its name and type alone: no value, no count. */
+export function schemaOnlyColumn(name: string, type: ColumnType): ColumnSchema {
+  return { name, type, unit: null, nullCount: 0, distinctCount: 0, topValues: [], min: null, max: null }
+}
+
 /**
  * A TableSchema from names and dtypes alone, as if nothing of the cells were known: no top values,
  * no min/max, and 0 for the counts (rows, distinct values, nulls). No count is neutral: with 0 rows
@@ -103,17 +108,6 @@ export function schemaOnlyTable(id: string, columns: readonly { name: string; dt
     filename: `${id}.csv`,
     sheet: null,
     rowCount: 0,
-    columns: columns.map(
-      (column, i): ColumnSchema => ({
-        name: names[i] as string,
-        type: columnTypeOf(column.dtype),
-        unit: null,
-        nullCount: 0,
-        distinctCount: 0,
-        topValues: [],
-        min: null,
-        max: null,
-      }),
-    ),
+    columns: columns.map((column, i) => schemaOnlyColumn(names[i] as string, columnTypeOf(column.dtype))),
   }
 }

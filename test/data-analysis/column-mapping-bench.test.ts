@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { parseColumnsUsed } from '../../bench/data-analysis/columns-used.js'
-import { columnTypeOf, schemaOnlyTable, serviceNames } from '../../bench/data-analysis/databench-train.js'
+import {
+  columnTypeOf,
+  schemaOnlyColumn,
+  schemaOnlyTable,
+  serviceNames,
+} from '../../bench/data-analysis/databench-train.js'
 import { type Mapping, summarise, wrongColumn } from '../../bench/data-analysis/mapping-score.js'
 import type { Intent } from '../../src/data-analysis/offline-planner/intent.js'
 import { intentColumns } from '../../src/data-analysis/offline-planner/intent-columns.js'
@@ -8,16 +13,7 @@ import type { ColumnSchema, ColumnType, TableSchema } from '../../src/data-analy
 
 /** The pieces of bench:column-mapping that need no data: the gold parser and the intent's columns. */
 
-const column = (name: string, type: ColumnType = 'text'): ColumnSchema => ({
-  name,
-  type,
-  unit: null,
-  nullCount: 0,
-  distinctCount: 0,
-  topValues: [],
-  min: null,
-  max: null,
-})
+const column = (name: string, type: ColumnType = 'text'): ColumnSchema => schemaOnlyColumn(name, type)
 
 describe('parseColumnsUsed', () => {
   it('reads quoted, unquoted and empty lists', () => {
