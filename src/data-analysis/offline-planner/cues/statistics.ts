@@ -111,10 +111,13 @@ export function readStatistics(tokens: readonly Token[], quoted: ReadonlySet<num
   }
 }
 
+/** Statistics that divide by n (population) or n − 1 (sample). */
+const DISPERSIONS = new Set(['std', 'variance', 'covariance'])
+
 /** "population standard deviation" / "sample variance": the word next to a dispersion statistic (a column may be named Population). */
 function dispersionKind(tokens: readonly Token[], requested: readonly StatisticCue[]): boolean | null {
   for (const cue of requested) {
-    if (cue.stat !== 'std' && cue.stat !== 'variance') continue
+    if (!DISPERSIONS.has(cue.stat)) continue
     for (let i = Math.max(0, cue.index - 2); i <= cue.end + 2; i++) {
       if (POPULATION_WORDS.has(word(tokens[i]))) return true
       if (SAMPLE_WORDS.has(word(tokens[i]))) return false
