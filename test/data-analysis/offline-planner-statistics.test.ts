@@ -205,6 +205,36 @@ describe('statistics: several named values in one answer', () => {
     ])
   })
 
+  it('computes plain statistics per group, one row per value of the group column', async () => {
+    const outcome = await w.ask('What are the mean and standard deviation of amount for each city?')
+    if (outcome.kind !== 'plan') throw new Error(outcome.reason)
+    expect(outcome.plan.resultType).toBe('table')
+    expect(outcome.plan.explanation).toContain('for each value of "city"')
+    const rows = (await w.connection.runAndReadAll(outcome.plan.sql)).getRowsJS()
+    const cities = ['Lille', 'Lyon', 'Nantes', 'Paris']
+    const cityOf = [
+      'Paris',
+      'Lyon',
+      'Paris',
+      'Nantes',
+      'Lyon',
+      'Paris',
+      'Lyon',
+      'Paris',
+      'Lille',
+      'Paris',
+      'Lyon',
+      'Lille',
+    ]
+    expect(rows.map((row) => row[0])).toEqual(cities)
+    for (const [i, city] of cities.entries()) {
+      const amounts = AMOUNT.filter((_, j) => cityOf[j] === city)
+      expect(rows[i]?.[1]).toBeCloseTo(mean(amounts), 9)
+      if (amounts.length > 1) expect(rows[i]?.[2]).toBeCloseTo(Math.sqrt(sampleVariance(amounts)), 9)
+      else expect(rows[i]?.[2]).toBeNull()
+    }
+  })
+
   it('applies the conditions of the question to every value', async () => {
     const paris = AMOUNT.filter((_, i) => [0, 2, 5, 7, 9].includes(i))
     const { plan, row } = await values('What are the mean and the standard deviation of amount for orders from Paris?')
@@ -243,7 +273,9 @@ describe('statistics the planner declines rather than guess', () => {
     ['How many outliers are there in amount?', /outliers without the rule/],
     ['What is the regression slope between amount and qty?', /which column the regression explains/],
     ['What is the Kendall correlation between amount and qty?', /Kendall/],
-    ['What are the mean and standard deviation of amount for each city?', /per group/],
+    ['What is the mode of qty for each city?', /not computed per group/],
+    ['How many outliers (IQR) are there in amount for each city?', /not computed per group/],
+    ['What is the standard deviation of amount for each?', /without naming the column to group by/],
     [
       'Remove the outliers of amount (z-score above 3), then give the mean and the standard deviation.',
       /after removing outliers/,

@@ -87,8 +87,13 @@ function filtersWords(filters: readonly Filter[], lang: Language): string {
 function shapeWords(shape: Shape, lang: Language): string {
   const fr = lang === 'fr'
   switch (shape.kind) {
-    case 'statistics':
-      return statisticsWords(shape.items, shape.method, lang)
+    case 'statistics': {
+      const values = statisticsWords(shape.items, shape.method, lang)
+      if (!shape.group) return values
+      return fr
+        ? `pour chaque valeur de ${name(shape.group)} : ${values}`
+        : `for each value of ${name(shape.group)}: ${values}`
+    }
     case 'frequencies':
       return fr
         ? `chaque valeur de ${name(shape.column)} avec son nombre de lignes (les plus fréquentes d'abord)`

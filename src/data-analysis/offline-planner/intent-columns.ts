@@ -37,7 +37,7 @@ export function shapeColumns(shape: Shape): ColumnSchema[] {
     case 'frequencies':
       return [shape.column]
     case 'statistics':
-      return shape.items.flatMap((item) => item.columns)
+      return [...(shape.group ? [shape.group] : []), ...shape.items.flatMap((item) => item.columns)]
     default:
       return unreachable(shape)
   }

@@ -60,7 +60,13 @@ export type Shape =
   /** Each value of a column with its number of rows, most frequent first ("value counts"). */
   | { readonly kind: 'frequencies'; readonly column: ColumnSchema; readonly limit: number }
   /** Named statistics over the filtered rows, one value each (docs/data-analysis.md, "Statistics"). */
-  | { readonly kind: 'statistics'; readonly items: readonly StatisticItem[]; readonly method: StatisticsMethod }
+  | {
+      readonly kind: 'statistics'
+      readonly items: readonly StatisticItem[]
+      readonly method: StatisticsMethod
+      /** "for each class": one row per value of this column; null: one row for all. */
+      readonly group: ColumnSchema | null
+    }
   /** One aggregate over the filtered rows; `column` null for count(*). */
   | { readonly kind: 'scalar'; readonly fn: ScalarFunction; readonly column: ColumnSchema | null }
   /** The most (desc) or least (asc) frequent values of a column; list items counted one by one. */

@@ -41,7 +41,7 @@ function shapeSql(table: TableSchema, filters: readonly Filter[], shape: Shape):
   const from = ` FROM ${table.sqlName}`
   switch (shape.kind) {
     case 'statistics':
-      return statisticsSql(table, filters, shape.items, shape.method)
+      return statisticsSql(table, filters, shape.items, shape.method, shape.group)
     case 'frequencies': {
       const c = col(shape.column)
       return `SELECT ${c} AS value, count(*) AS count${from}${whereClause(filters, [`${c} IS NOT NULL`])} GROUP BY ${c} ORDER BY count(*) DESC, ${c} LIMIT ${shape.limit}`

@@ -1,4 +1,4 @@
-import { quoteIdentifier, ROW_COLUMN, type TableSchema } from '../types.js'
+import { type ColumnSchema, quoteIdentifier, ROW_COLUMN, type TableSchema } from '../types.js'
 import type { Filter, StatisticItem, StatisticsMethod } from './intent.js'
 import { IQR_OUTLIER_FACTOR } from './lexicon/statistics.js'
 import { col, sqlNumber, whereClause } from './sql-conditions.js'
@@ -6,80 +6,101 @@ import { col, sqlNumber, whereClause } from './sql-conditions.js'
 /**
  * SQL for a statistics shape: one row, one column per value asked for, each a scalar subquery
  * over the filtered rows computed with DuckDB's own functions (docs/data-analysis.md,
- * "Statistics"), rounded as asked.
+ * "Statistics"), rounded as asked; per group, one row per group of plain aggregates.
  */
 
 /** Values that are counts are never rounded. */
 const COUNTS = new Set(['missing', 'outliers'])
 
-/** One value's expression: a scalar subquery over `from` and the filters. */
+/**
+ * A value as one aggregate over a set of rows, when it is one (so that it also works per group),
+ * else null: a mode, an outlier count, Spearman's correlation and SciPy's moments need a query of
+ * their own.
+ */
+export function aggregateOf(item: StatisticItem, method: StatisticsMethod): string | null {
+  const [first, second] = item.columns
+  if (!first) throw new Error(`no column for ${item.stat}`)
+  const c = col(first)
+  const pair = (): string => {
+    if (!second) throw new Error(`${item.stat} needs two columns`)
+    return `${c}, ${col(second)}`
+  }
+  switch (item.stat) {
+    case 'mean':
+      return `avg(${c})`
+    case 'median':
+      return `median(${c})`
+    case 'std':
+      return `${method.population ? 'stddev_pop' : 'stddev_samp'}(${c})`
+    case 'variance':
+      return `${method.population ? 'var_pop' : 'var_samp'}(${c})`
+    case 'skewness':
+      return method.biasedMoments ? null : `skewness(${c})`
+    case 'kurtosis':
+      return method.biasedMoments ? null : `kurtosis(${c})`
+    case 'percentile':
+      return `quantile_cont(${c}, ${sqlNumber((item.percentile ?? Number.NaN) / 100)})`
+    case 'iqr':
+      return `quantile_cont(${c}, 0.75) - quantile_cont(${c}, 0.25)`
+    case 'missing':
+      // Over several columns (the whole table), the empty cells of them all.
+      return item.columns.map((column) => `(count(*) - count(${col(column)}))`).join(' + ')
+    case 'correlation':
+      return method.correlation === 'pearson' ? `corr(${pair()})` : null
+    case 'covariance':
+      return `${method.population ? 'covar_pop' : 'covar_samp'}(${pair()})`
+    case 'slope':
+      return `regr_slope(${pair()})`
+    case 'intercept':
+      return `regr_intercept(${pair()})`
+    case 'r2':
+      return `regr_r2(${pair()})`
+    case 'min':
+      return `min(${c})`
+    case 'max':
+      return `max(${c})`
+    case 'sum':
+      return `sum(${c})`
+    case 'range':
+      return `max(${c}) - min(${c})`
+    case 'mode':
+    case 'outliers':
+      return null
+  }
+}
+
+/** One value's expression over the filtered rows: its aggregate in a scalar subquery, or a query of its own. */
 function itemSql(
   item: StatisticItem,
   method: StatisticsMethod,
   table: TableSchema,
   filters: readonly Filter[],
 ): string {
+  const from = table.sqlName
+  const aggregate = aggregateOf(item, method)
+  if (aggregate !== null) return `(SELECT ${aggregate} FROM ${from}${whereClause(filters)})`
   const [first, second] = item.columns
   if (!first) throw new Error(`no column for ${item.stat}`)
   const c = col(first)
-  const from = table.sqlName
-  const over = (expression: string, extra: readonly string[] = []) =>
-    `(SELECT ${expression} FROM ${from}${whereClause(filters, extra)})`
-  const present = [`${c} IS NOT NULL`]
-  const pair = (): [string, string] => {
-    if (!second) throw new Error(`${item.stat} needs two columns`)
-    return [c, col(second)]
-  }
   switch (item.stat) {
-    case 'mean':
-      return over(`avg(${c})`)
-    case 'median':
-      return over(`median(${c})`)
     case 'mode':
       // The most frequent value; among equally frequent ones the smallest, as pandas' mode()[0].
-      return `(SELECT ${c} FROM ${from}${whereClause(filters, present)} GROUP BY ${c} ORDER BY count(*) DESC, ${c} LIMIT 1)`
-    case 'std':
-      return over(`${method.population ? 'stddev_pop' : 'stddev_samp'}(${c})`)
-    case 'variance':
-      return over(`${method.population ? 'var_pop' : 'var_samp'}(${c})`)
+      return `(SELECT ${c} FROM ${from}${whereClause(filters, [`${c} IS NOT NULL`])} GROUP BY ${c} ORDER BY count(*) DESC, ${c} LIMIT 1)`
     case 'skewness':
-      return method.biasedMoments ? centralMoments(c, from, filters, 3) : over(`skewness(${c})`)
+      return centralMoments(c, from, filters, 3)
     case 'kurtosis':
-      return method.biasedMoments ? centralMoments(c, from, filters, 4) : over(`kurtosis(${c})`)
-    case 'percentile':
-      return over(`quantile_cont(${c}, ${sqlNumber((item.percentile ?? Number.NaN) / 100)})`)
-    case 'iqr':
-      return over(`quantile_cont(${c}, 0.75) - quantile_cont(${c}, 0.25)`)
-    case 'missing':
-      // Over several columns (the whole table), the empty cells of them all.
-      return over(item.columns.map((column) => `(count(*) - count(${col(column)}))`).join(' + '))
+      return centralMoments(c, from, filters, 4)
     case 'correlation': {
-      const [y, x] = pair()
-      if (method.correlation === 'pearson') return over(`corr(${y}, ${x})`)
+      if (!second) throw new Error('a correlation needs two columns')
+      const [y, x] = [c, col(second)]
       // Spearman: Pearson's correlation of the ranks, tied values sharing their mean rank.
       const rank = (v: string) => `rank() OVER (ORDER BY ${v}) + (count(*) OVER (PARTITION BY ${v}) - 1) / 2.0`
       return `(SELECT corr(__ry, __rx) FROM (SELECT ${rank(y)} AS __ry, ${rank(x)} AS __rx FROM ${from}${whereClause(filters, [`${y} IS NOT NULL`, `${x} IS NOT NULL`])}))`
     }
-    case 'covariance': {
-      const [y, x] = pair()
-      return over(`${method.population ? 'covar_pop' : 'covar_samp'}(${y}, ${x})`)
-    }
-    case 'slope':
-      return over(`regr_slope(${pair().join(', ')})`)
-    case 'intercept':
-      return over(`regr_intercept(${pair().join(', ')})`)
-    case 'r2':
-      return over(`regr_r2(${pair().join(', ')})`)
     case 'outliers':
       return outliersSql(c, method, from, filters)
-    case 'min':
-      return over(`min(${c})`)
-    case 'max':
-      return over(`max(${c})`)
-    case 'sum':
-      return over(`sum(${c})`)
-    case 'range':
-      return over(`max(${c}) - min(${c})`)
+    default:
+      throw new Error(`no query for ${item.stat}`)
   }
 }
 
@@ -106,22 +127,38 @@ function outliersSql(c: string, method: StatisticsMethod, from: string, filters:
   return `(SELECT count(*) FROM ${from}, ${spread}${whereClause(filters, [`abs(${c} - __m) > ${sqlNumber(outliers.threshold)} * __s`])})`
 }
 
-/** The statistics' SELECT: every value under its slot's name, rounded as asked (counts and modes of text kept). */
+/** Groups listed at most by a statistics-per-group answer. */
+const MAX_GROUPS = 1000
+
+/**
+ * The statistics' SELECT: every value under its slot's name, rounded as asked (counts and modes
+ * of text kept); with a group column, one row per value of it, in its order.
+ */
 export function statisticsSql(
   table: TableSchema,
   filters: readonly Filter[],
   items: readonly StatisticItem[],
   method: StatisticsMethod,
+  group: ColumnSchema | null,
 ): string {
-  const columns = items.map((item) => {
-    const expression = itemSql(item, method, table, filters)
+  const rounded = (item: StatisticItem, expression: string) => {
     const numeric = item.stat !== 'mode' || item.columns[0]?.type !== 'text'
-    const rounded =
-      method.decimals !== null && numeric && !COUNTS.has(item.stat)
-        ? `round(${expression}, ${sqlNumber(method.decimals)})`
-        : expression
-    return `${rounded} AS ${quoteIdentifier(item.slot)}`
-  })
+    return method.decimals !== null && numeric && !COUNTS.has(item.stat)
+      ? `round(${expression}, ${sqlNumber(method.decimals)})`
+      : expression
+  }
+  if (group) {
+    const g = col(group)
+    const values = items.map((item) => {
+      const aggregate = aggregateOf(item, method)
+      if (aggregate === null) throw new Error(`the ${item.stat} is not computed per group`)
+      return `${rounded(item, aggregate)} AS ${quoteIdentifier(item.slot)}`
+    })
+    return `SELECT ${g} AS ${quoteIdentifier(group.name)}, ${values.join(', ')} FROM ${table.sqlName}${whereClause(filters, [`${g} IS NOT NULL`])} GROUP BY ${g} ORDER BY ${g} LIMIT ${MAX_GROUPS}`
+  }
+  const columns = items.map(
+    (item) => `${rounded(item, itemSql(item, method, table, filters))} AS ${quoteIdentifier(item.slot)}`,
+  )
   return `SELECT ${columns.join(', ')}`
 }
 

@@ -15,7 +15,11 @@ import {
   WHOLE_TABLE_WORDS,
 } from '../lexicon/statistics.js'
 import { declined, type Recognition } from '../recognition.js'
+import { aggregateOf } from '../statistics-sql.js'
 import { namedBySlots, slotOwners } from './statistic-slots.js'
+
+/** Words allowed between "for each" and the column it names ("for each passenger class"). */
+const GROUP_GAP = 3
 
 /** Statistics of two columns: the explained one first. */
 const PAIRED: ReadonlySet<Statistic> = new Set(['correlation', 'covariance', 'slope', 'intercept', 'r2'])
@@ -53,6 +57,18 @@ const COLUMN_WORDS = new Set(['column', 'columns', 'col', 'colonne', 'colonnes',
 /** A mention made of nothing but the word "column" ("the Limit and Balance columns" naming a header "Column 1"). */
 function onlyColumnWord(g: Grounding, mention: ColumnMention): boolean {
   return g.tokens.slice(mention.start, mention.end + 1).every((token) => COLUMN_WORDS.has(token.text))
+}
+
+/**
+ * The column "for each …", "per …" or "by …" groups by: the one named right after those words.
+ * Null when the question does not group; undefined when it groups by something it does not name.
+ */
+function groupColumn(g: Grounding): ColumnSchema | null | undefined {
+  if (g.byMention) return g.byMention.column
+  const at = g.tokens.findIndex((token) => GROUPING_WORDS.has(token.text))
+  if (at < 0) return null
+  const next = g.mentions.find((m) => m.start > at && m.start <= at + GROUP_GAP && !onlyColumnWord(g, m))
+  return next ? next.column : undefined
 }
 
 /** A statistic word inside a column's name ("Mean Temp") names the column, not a statistic. */
@@ -144,17 +160,18 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
   if (!own && g.cues.superlatives.length > 0) return null
   const everyColumn = missingInEveryColumn(g, cues)
   if (everyColumn) return everyColumn
-  if (g.tokens.some((token) => GROUPING_WORDS.has(token.text)))
-    return declined('statistics per group ("for each …") are not computed; ask for one group at a time')
+  const group = groupColumn(g)
+  if (group === undefined)
+    return declined('the question asks for statistics per group without naming the column to group by')
+  if (group && slots.length > 0) return declined('an answer format with statistics per group is not supported')
   if (statistics.kendall) return declined('Kendall correlation is not computed; Pearson and Spearman are')
-  if (g.byMention) return declined('statistics per group are not computed; ask for one group at a time')
   if (
     statistics.outliers &&
     cues.some((cue) => cue.stat !== 'outliers') &&
     g.tokens.some((t) => REMOVAL_WORDS.has(t.text))
   )
     return declined('statistics computed after removing outliers are not supported; the outliers can be counted')
-  const subjects = g.subjects.filter((m) => !onlyColumnWord(g, m))
+  const subjects = g.subjects.filter((m) => !onlyColumnWord(g, m) && m.column !== group)
 
   const items: StatisticItem[] = []
   for (const cue of cues) {
@@ -191,18 +208,22 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     outliers: statistics.outliers,
     decimals,
   }
+  const perGroupless = group ? named.find((item) => aggregateOf(item, method) === null) : undefined
+  if (perGroupless) return declined(`the ${perGroupless.stat} is not computed per group; ask for one group at a time`)
   const single = named.length === 1 ? named[0] : undefined
-  const resultType = !single
-    ? 'values'
-    : single.stat === 'mode' && single.columns[0]?.type === 'text'
-      ? 'category'
-      : 'number'
+  const resultType = group
+    ? 'table'
+    : !single
+      ? 'values'
+      : single.stat === 'mode' && single.columns[0]?.type === 'text'
+        ? 'category'
+        : 'number'
   return {
     kind: 'intent',
     intent: {
       table: g.table,
       filters: [...g.filters],
-      shape: { kind: 'statistics', items: named, method },
+      shape: { kind: 'statistics', items: named, method, group },
       check: null,
       resultType,
     },
@@ -236,7 +257,7 @@ function missingInEveryColumn(g: Grounding, cues: readonly StatisticCue[]): Reco
     intent: {
       table: g.table,
       filters: [...g.filters],
-      shape: { kind: 'statistics', items, method },
+      shape: { kind: 'statistics', items, method, group: null },
       check: null,
       resultType: perColumn ? 'values' : 'number',
     },
