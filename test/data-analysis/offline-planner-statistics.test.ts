@@ -235,6 +235,14 @@ describe('statistics: several named values in one answer', () => {
     }
   })
 
+  it('gives the growth in percent from the earliest to the latest row, along the date column', async () => {
+    const { plan, row } = await values('What is the growth rate of amount?')
+    expect(Object.values(row)[0]).toBeCloseTo((100 * (142 - 120.5)) / 120.5, 9)
+    expect(plan.explanation).toContain('in the order of "order_date"')
+    expect(await declineReason('What is the annual growth rate of amount?')).toMatch(/several readings/)
+    expect(await declineReason('What is the percentage change in income?', [sparse])).toMatch(/no time column/)
+  })
+
   it('applies the conditions of the question to every value', async () => {
     const paris = AMOUNT.filter((_, i) => [0, 2, 5, 7, 9].includes(i))
     const { plan, row } = await values('What are the mean and the standard deviation of amount for orders from Paris?')

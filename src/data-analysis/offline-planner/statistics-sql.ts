@@ -63,6 +63,13 @@ export function aggregateOf(item: StatisticItem, method: StatisticsMethod): stri
       return `sum(${c})`
     case 'range':
       return `max(${c}) - min(${c})`
+    case 'growth': {
+      // From the earliest to the latest row in the order of the time column, in percent.
+      if (!second) throw new Error('a growth needs its time column')
+      const known = `FILTER (WHERE ${c} IS NOT NULL)`
+      const [last, first] = [`arg_max(${c}, ${col(second)}) ${known}`, `arg_min(${c}, ${col(second)}) ${known}`]
+      return `100.0 * (${last} - ${first}) / nullif(${first}, 0)`
+    }
     case 'mode':
     case 'outliers':
       return null

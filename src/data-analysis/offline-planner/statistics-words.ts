@@ -27,6 +27,7 @@ const NAMES: Readonly<Record<Language, Readonly<Record<Statistic, string>>>> = {
     max: 'maximum',
     sum: 'sum',
     range: 'range',
+    growth: 'change in percent from the first to the last row',
   },
   fr: {
     mean: 'moyenne',
@@ -49,6 +50,7 @@ const NAMES: Readonly<Record<Language, Readonly<Record<Statistic, string>>>> = {
     max: 'maximum',
     sum: 'somme',
     range: 'étendue',
+    growth: 'variation en pourcentage de la première à la dernière ligne',
   },
 }
 
@@ -75,7 +77,17 @@ function itemWords(item: StatisticItem, method: StatisticsMethod, lang: Language
           ? ` (|z| > ${method.outliers.threshold})`
           : ` (|z| > ${method.outliers.threshold})`
   const regression = item.stat === 'slope' || item.stat === 'intercept' || item.stat === 'r2'
-  const joiner = regression ? (fr ? ' selon ' : ' on ') : fr ? ' et ' : ' and '
+  const joiner = regression
+    ? fr
+      ? ' selon '
+      : ' on '
+    : item.stat === 'growth'
+      ? fr
+        ? ' dans l’ordre de '
+        : ' in the order of '
+      : fr
+        ? ' et '
+        : ' and '
   const columns =
     item.columns.length > 2 || (item.stat === 'missing' && second)
       ? fr

@@ -25,6 +25,7 @@ export type Statistic =
   | 'max'
   | 'sum'
   | 'range'
+  | 'growth'
 
 export const STATISTIC_PHRASES: readonly (readonly [Statistic, string])[] = [
   ['iqr', 'interquartile range'],
@@ -77,6 +78,12 @@ export const STATISTIC_PHRASES: readonly (readonly [Statistic, string])[] = [
   ['min', 'minimum'],
   ['max', 'maximum'],
   ['range', 'range'],
+  ['growth', 'growth rate'],
+  ['growth', 'percentage change'],
+  ['growth', 'percent change'],
+  ['growth', 'relative change'],
+  ['growth', 'taux de croissance'],
+  ['growth', 'variation en pourcentage'],
   ['sum', 'sum'],
 ]
 
@@ -99,7 +106,21 @@ export const OWN_STATISTICS: ReadonlySet<Statistic> = new Set([
   'slope',
   'intercept',
   'r2',
+  'growth',
 ])
+
+/** A growth over periods ("annual growth rate", "CAGR") has more than one reading: declined. */
+export const PERIODIC_GROWTH_WORDS = new Set([
+  'annual',
+  'annualized',
+  'yearly',
+  'compound',
+  'cagr',
+  'monthly',
+  'annuel',
+])
+/** Header words of a column that orders rows in time, when it is not typed as a date. */
+export const TIME_HEADER = /\b(?:year|date|time|month|period|quarter|day|annee|mois|periode)\b/i
 
 /** "population standard deviation" (divide by n) against "sample" (n − 1, pandas' default). */
 export const POPULATION_WORDS = new Set(['population', 'biased'])

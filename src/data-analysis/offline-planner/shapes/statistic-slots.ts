@@ -24,6 +24,7 @@ const SLOT_WORDS: Readonly<Record<Statistic, readonly string[]>> = {
   max: ['max', 'maximum', 'highest'],
   sum: ['sum', 'total'],
   range: ['range'],
+  growth: ['growth', 'change', 'increase', 'pct', 'percent', 'percentage'],
 }
 
 /** A name's words, lower case, split at underscores, case changes and digits, plus the whole name joined. */

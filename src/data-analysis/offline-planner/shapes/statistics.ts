@@ -10,12 +10,15 @@ import {
   EXPLANATORY_WORDS,
   GROUPING_WORDS,
   OWN_STATISTICS,
+  PERIODIC_GROWTH_WORDS,
   REMOVAL_WORDS,
   type Statistic,
+  TIME_HEADER,
   WHOLE_TABLE_WORDS,
 } from '../lexicon/statistics.js'
 import { declined, type Recognition } from '../recognition.js'
 import { aggregateOf } from '../statistics-sql.js'
+import { splitHeader } from '../tokenise.js'
 import { namedBySlots, slotOwners } from './statistic-slots.js'
 
 /** Words allowed between "for each" and the column it names ("for each passenger class"). */
@@ -49,6 +52,7 @@ const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
   max: 'maximum',
   sum: 'sum',
   range: 'range',
+  growth: 'growth_percent',
 }
 
 /** The words that say "a column" without naming one. */
@@ -69,6 +73,22 @@ function groupColumn(g: Grounding): ColumnSchema | null | undefined {
   if (at < 0) return null
   const next = g.mentions.find((m) => m.start > at && m.start <= at + GROUP_GAP && !onlyColumnWord(g, m))
   return next ? next.column : undefined
+}
+
+/**
+ * The column a growth runs along: a time column the question names, else the table's only
+ * date column. A growth over periods ("annual growth", "CAGR") has several readings: declined.
+ */
+function timeColumn(g: Grounding, subjects: readonly ColumnMention[], measured: ColumnSchema): ColumnSchema | string {
+  if (g.tokens.some((token) => PERIODIC_GROWTH_WORDS.has(token.text)))
+    return 'a growth rate per period (annual, compound) has several readings; ask for the change from the first to the last'
+  const isTime = (column: ColumnSchema) =>
+    column.type === 'date' || column.type === 'timestamp' || TIME_HEADER.test(splitHeader(column.name))
+  const named = subjects.map((m) => m.column).find((column) => column !== measured && isTime(column))
+  if (named) return named
+  const dated = g.table.columns.filter((column) => column.type === 'date' || column.type === 'timestamp')
+  if (dated.length === 1 && dated[0]) return dated[0]
+  return 'the question asks for a growth but names no time column to order the rows by'
 }
 
 /** A statistic word inside a column's name ("Mean Temp") names the column, not a statistic. */
@@ -188,6 +208,11 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
       const column = singleColumn(cue, subjects)
       if (!column) return declined(`the question asks for the ${cue.stat} but names no column to compute it on`)
       columns = [column]
+      if (cue.stat === 'growth') {
+        const time = timeColumn(g, subjects, column)
+        if (typeof time === 'string') return declined(time)
+        columns = [column, time]
+      }
     }
     const item = { slot: SLOT_NAMES[cue.stat], stat: cue.stat, columns, percentile: cue.percentile }
     if (!items.some((known) => sameItem(known, item))) items.push(item)
