@@ -110,7 +110,7 @@ describe('loading tables for data analysis', () => {
     const csv = ['feature,score', 'a,0.0670', 'b,8.87925167376269e-05', 'c,1E3', 'd,-2.5e+2'].join('\n')
     const loaded = await world.cache.load(await world.document('/scores.csv', 'text/csv', csv))
     expect(column(loaded, 'score')).toMatchObject({ type: 'number', min: -250, max: 1000 })
-    expect(await rows(loaded, 'SELECT score FROM t1 WHERE feature = \'b\'')).toEqual([{ score: 8.87925167376269e-5 }])
+    expect(await rows(loaded, "SELECT score FROM t1 WHERE feature = 'b'")).toEqual([{ score: 8.87925167376269e-5 }])
   })
 
   it('keeps a column as text when one value does not convert, and names header-less columns', async () => {

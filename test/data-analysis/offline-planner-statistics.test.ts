@@ -243,6 +243,26 @@ describe('statistics: several named values in one answer', () => {
     expect(await declineReason('What is the percentage change in income?', [sparse])).toMatch(/no time column/)
   })
 
+  it('reads a number of the question that is part of a named column name as that column, not a condition', async () => {
+    const gdp = await createTable(
+      w.connection,
+      't8',
+      'gdp.csv',
+      [
+        ['country', 'text'],
+        ['gdpPercap_2002', 'number'],
+        ['gdpPercap_2007', 'number'],
+      ],
+      [
+        ['A', 100, 120],
+        ['B', 200, 260],
+        ['C', 300, 330],
+      ],
+    )
+    const { row } = await values('What are the mean and the median of "gdpPercap_2007" in 2007?', [gdp])
+    expect(row).toEqual({ mean: (120 + 260 + 330) / 3, median: 260 })
+  })
+
   it('applies the conditions of the question to every value', async () => {
     const paris = AMOUNT.filter((_, i) => [0, 2, 5, 7, 9].includes(i))
     const { plan, row } = await values('What are the mean and the standard deviation of amount for orders from Paris?')

@@ -152,8 +152,12 @@ export function addStrayNumberConditions(context: ConditionContext, conditions: 
       consumed.add(nextMention)
       continue
     }
-    // "the season that started in 2012": the start of values like `2012-13` of one text column
     const raw = tokens[stray.index]?.text ?? ''
+    // "GDP per capita in 2007" naming `gdpPercap_2007`: the number is part of a named column's name
+    const inName = (m: { readonly column: { readonly name: string } }) =>
+      m.column.name.match(/\d+/g)?.includes(raw) ?? false
+    if (/^\d+$/.test(raw) && mentions.some(inName)) continue
+    // "the season that started in 2012": the start of values like `2012-13` of one text column
     const prefixed = table.columns.filter(
       (column) => column.type === 'text' && column.topValues.some((value) => new RegExp(`^${raw}[-/]`).test(value)),
     )
