@@ -288,6 +288,20 @@ describe('statistics under an answer format', () => {
     })
   })
 
+  it('reads a "distribution analysis" whose slots are all statistics as those statistics, and declines one without', async () => {
+    const { row } = await values(
+      'Perform a distribution analysis of amount: its mean and median. @mean_amount[m] @median_amount[n]',
+    )
+    expect(row).toEqual({ mean_amount: mean(AMOUNT), median_amount: percentile(AMOUNT, 50) })
+    expect(await declineReason('Perform a distribution analysis of amount.')).toMatch(/"distribution"/)
+  })
+
+  it('declines a question read as a list or a name when its answer format wants statistics', async () => {
+    expect(await declineReason('What are the 3 most common cities? @mean_city[m]')).toMatch(
+      /answer format asks for statistics, and the question was read as a list/,
+    )
+  })
+
   it('tells two means apart by the column words of their slots', async () => {
     const { row } = await values('What are the average amount and the average qty? @mean_qty[a] @mean_amount[b]')
     expect(row.mean_qty).toBeCloseTo(mean(QTY), 9)

@@ -1,4 +1,4 @@
-import type { TableSchema } from '../types.js'
+import type { ResultType, TableSchema } from '../types.js'
 import type { Cues } from './cues/types.js'
 import { ground } from './grounding/index.js'
 import {
@@ -10,6 +10,7 @@ import {
 } from './lexicon/question-forms.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
+import { slotsNameStatistics } from './shapes/statistic-slots.js'
 import { wordMapping } from './word-mapping.js'
 
 /**
@@ -29,6 +30,9 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
   )
 }
 
+/** What can fill an answer format's statistic slots: one number, or named values. */
+const STATISTIC_RESULTS: ReadonlySet<ResultType> = new Set(['number', 'values'])
+
 /** "Which …", "Who …", "What is the name of …" (or French "Quel …" without a verb after it). */
 function asksForName(cues: Cues): boolean {
   const { tokens } = cues
@@ -46,6 +50,17 @@ function asksForName(cues: Cues): boolean {
  */
 export function recognise(cues: Cues, tables: readonly TableSchema[]): Recognition {
   const recognition = recogniseShape(cues, tables)
+  // An answer format whose every slot is a statistic wants numbers: a list or a name read from the
+  // question (its most frequent values, a ranked group) would fill none of them.
+  if (
+    recognition.kind === 'intent' &&
+    slotsNameStatistics(cues.slots) &&
+    !STATISTIC_RESULTS.has(recognition.intent.resultType)
+  ) {
+    return declined(
+      `the answer format asks for statistics, and the question was read as a ${recognition.intent.resultType}`,
+    )
+  }
   if (recognition.kind !== 'intent' || recognition.intent.check || recognition.intent.shape.kind !== 'scalar')
     return recognition
   if (asksForName(cues) && recognition.intent.resultType === 'number') {

@@ -1,6 +1,7 @@
 import type { TableSchema } from '../../types.js'
 import type { Cues } from '../cues/types.js'
 import { type Declined, declined, isDeclined } from '../recognition.js'
+import { slotsNameStatistics } from '../shapes/statistic-slots.js'
 import { readConditions } from './conditions.js'
 import type { Grounding } from './grounding.js'
 import { findMentions } from './mentions.js'
@@ -14,7 +15,9 @@ import { chooseTable } from './table.js'
  */
 export function ground(cues: Cues, tables: readonly TableSchema[]): Grounding | Declined {
   if (tables.length === 0) return declined('no table is loaded')
-  if (cues.unsupported)
+  // "Perform a distribution analysis…" whose answer format asks only for statistics asks for those.
+  const descriptive = cues.unsupported === 'distribution' && slotsNameStatistics(cues.slots)
+  if (cues.unsupported && !descriptive)
     return declined(`the question asks for "${cues.unsupported}", which the offline planner does not compute`)
   const named = findMentions(cues, tables)
   // "Number of Stores", "Average Price": the cue words of a column's name are not cues

@@ -114,7 +114,6 @@ export const UNSUPPORTED_WORDS = [
   'shapiro',
   'normality',
   'normally distributed',
-  'distribution',
   'predict',
   'prediction model',
   'forecast',
@@ -144,4 +143,7 @@ export const UNSUPPORTED_WORDS = [
   'handle missing',
   'handling missing',
   'remplacer',
+  // Last, so that it is reported only when nothing else is: a "distribution analysis" often just
+  // means summary statistics, which an answer format's slots can say (grounding/index.ts).
+  'distribution',
 ]

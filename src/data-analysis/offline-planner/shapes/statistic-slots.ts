@@ -35,6 +35,12 @@ function wordsOf(name: string): string[] {
   return [...words, words.join('')]
 }
 
+/** Whether every slot of an answer format names a statistic the planner computes. */
+export function slotsNameStatistics(slots: readonly string[]): boolean {
+  const stats = Object.keys(SLOT_WORDS) as Statistic[]
+  return slots.length > 0 && slots.every((slot) => stats.some((stat) => namedBySlots([slot], stat)))
+}
+
 /** Whether some slot's name uses a word of the statistic: statistics no slot names are not asked for. */
 export function namedBySlots(slots: readonly string[], stat: Statistic): boolean {
   return slots.some((slot) => {

@@ -177,7 +177,7 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
   const own = [...kinds].some((stat) => OWN_STATISTICS.has(stat))
   if (!own && kinds.size < 2 && slots.length === 0) return null
   // A plain aggregate that ranks ("the month with the highest average") is another shape's.
-  if (!own && g.cues.superlatives.length > 0) return null
+  if (!own && (g.superlative || g.mostFrequent)) return null
   const everyColumn = missingInEveryColumn(g, cues)
   if (everyColumn) return everyColumn
   const group = groupColumn(g)
