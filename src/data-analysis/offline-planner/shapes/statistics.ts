@@ -1,34 +1,29 @@
 import type { ColumnSchema } from '../../types.js'
-import { numericOf } from '../column-traits.js'
-import type { ColumnMention } from '../columns.js'
 import { findPhrase } from '../cues/phrases.js'
 import type { StatisticCue } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
 import type { StatisticItem, StatisticsMethod } from '../intent.js'
 import {
   EVERY_COLUMN_PHRASES,
-  EXPLANATORY_WORDS,
-  GROUPING_WORDS,
   OWN_STATISTICS,
-  PERIODIC_GROWTH_WORDS,
   REMOVAL_WORDS,
   type Statistic,
-  TIME_HEADER,
   WHOLE_TABLE_WORDS,
 } from '../lexicon/statistics.js'
 import { declined, type Recognition } from '../recognition.js'
 import { aggregateOf } from '../statistics-sql.js'
-import { splitHeader } from '../tokenise.js'
+import {
+  distinctColumns,
+  groupColumn,
+  insideMention,
+  onlyColumnWord,
+  PAIRED,
+  pairedColumns,
+  REGRESSION,
+  singleColumn,
+  timeColumn,
+} from './statistic-columns.js'
 import { namedBySlots, slotOwners } from './statistic-slots.js'
-
-/** Words allowed between "for each" and the column it names ("for each passenger class"). */
-const GROUP_GAP = 3
-
-/** Statistics of two columns: the explained one first. */
-const PAIRED: ReadonlySet<Statistic> = new Set(['correlation', 'covariance', 'slope', 'intercept', 'r2'])
-const REGRESSION: readonly Statistic[] = ['slope', 'intercept', 'r2']
-/** Statistics of any column, text included. */
-const ANY_TYPE: ReadonlySet<Statistic> = new Set(['mode', 'missing'])
 
 /** The name a value gets when no answer format names it. */
 const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
@@ -53,100 +48,6 @@ const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
   sum: 'sum',
   range: 'range',
   growth: 'growth_percent',
-}
-
-/** The words that say "a column" without naming one. */
-const COLUMN_WORDS = new Set(['column', 'columns', 'col', 'colonne', 'colonnes', 'field', 'variable'])
-
-/** A mention made of nothing but the word "column" ("the Limit and Balance columns" naming a header "Column 1"). */
-function onlyColumnWord(g: Grounding, mention: ColumnMention): boolean {
-  return g.tokens.slice(mention.start, mention.end + 1).every((token) => COLUMN_WORDS.has(token.text))
-}
-
-/**
- * The column "for each …", "per …" or "by …" groups by: the one named right after those words.
- * Null when the question does not group; undefined when it groups by something it does not name.
- */
-function groupColumn(g: Grounding): ColumnSchema | null | undefined {
-  if (g.byMention) return g.byMention.column
-  const at = g.tokens.findIndex((token) => GROUPING_WORDS.has(token.text))
-  if (at < 0) return null
-  const next = g.mentions.find((m) => m.start > at && m.start <= at + GROUP_GAP && !onlyColumnWord(g, m))
-  return next ? next.column : undefined
-}
-
-/**
- * The column a growth runs along: a time column the question names, else the table's only
- * date column. A growth over periods ("annual growth", "CAGR") has several readings: declined.
- */
-function timeColumn(g: Grounding, subjects: readonly ColumnMention[], measured: ColumnSchema): ColumnSchema | string {
-  if (g.tokens.some((token) => PERIODIC_GROWTH_WORDS.has(token.text)))
-    return 'a growth rate per period (annual, compound) has several readings; ask for the change from the first to the last'
-  const isTime = (column: ColumnSchema) =>
-    column.type === 'date' || column.type === 'timestamp' || TIME_HEADER.test(splitHeader(column.name))
-  const named = subjects.map((m) => m.column).find((column) => column !== measured && isTime(column))
-  if (named) return named
-  const dated = g.table.columns.filter((column) => column.type === 'date' || column.type === 'timestamp')
-  if (dated.length === 1 && dated[0]) return dated[0]
-  return 'the question asks for a growth but names no time column to order the rows by'
-}
-
-/** A statistic word inside a column's name ("Mean Temp") names the column, not a statistic. */
-function insideMention(cue: StatisticCue, mentions: readonly ColumnMention[]): boolean {
-  return mentions.some((m) => m.start <= cue.index && cue.end <= m.end)
-}
-
-/** The column a mention gives a statistic: a numeric one, or any column for a mode or missing values. */
-function columnFor(stat: Statistic, mention: ColumnMention): ColumnSchema | null {
-  return ANY_TYPE.has(stat) ? (numericOf(mention) ?? mention.column) : numericOf(mention)
-}
-
-/** Distinct columns of the mentions, in question order. */
-function distinctColumns(mentions: readonly ColumnMention[], stat: Statistic): ColumnSchema[] {
-  const columns: ColumnSchema[] = []
-  for (const mention of mentions) {
-    const column = columnFor(stat, mention)
-    if (column && !columns.includes(column)) columns.push(column)
-  }
-  return columns
-}
-
-/**
- * The column a one-column statistic is about: the only one the question names, else the first
- * named after its words ("the mean and the median of Fare"), else the last named before them.
- */
-function singleColumn(cue: StatisticCue, mentions: readonly ColumnMention[]): ColumnSchema | null {
-  const all = distinctColumns(mentions, cue.stat)
-  if (all.length <= 1) return all[0] ?? null
-  const after = mentions.find((m) => m.start > cue.end && columnFor(cue.stat, m))
-  if (after) return columnFor(cue.stat, after)
-  const before = [...mentions].reverse().find((m) => m.end < cue.index && columnFor(cue.stat, m))
-  return before ? columnFor(cue.stat, before) : null
-}
-
-/**
- * The two columns of a correlation or regression: the two named after its words, else the two the
- * question names. For a regression the explained column comes first, which only "Y on X"
- * ("regress price on area", "price against area") says; otherwise the planner declines.
- */
-function pairedColumns(
-  g: Grounding,
-  subjects: readonly ColumnMention[],
-  cue: StatisticCue,
-): [ColumnSchema, ColumnSchema] | string {
-  const after = subjects.filter((m) => m.start > cue.end && numericOf(m))
-  const source = distinctColumns(after, cue.stat).length >= 2 ? after : subjects
-  const columns = distinctColumns(source, cue.stat)
-  if (columns.length !== 2) {
-    return `the ${cue.stat} needs two numeric columns, and the question names ${columns.length === 0 ? 'none' : columns.map((c) => `"${c.name}"`).join(', ')}`
-  }
-  const [first, second] = columns as [ColumnSchema, ColumnSchema]
-  if (!REGRESSION.includes(cue.stat)) return [first, second]
-  const firstMention = source.find((m) => numericOf(m) === first)
-  const secondMention = source.find((m) => numericOf(m) === second)
-  const between = g.tokens.slice((firstMention?.end ?? 0) + 1, secondMention?.start ?? 0)
-  if (between.some((token) => EXPLANATORY_WORDS.has(token.text))) return [first, second]
-  return 'the question does not say which column the regression explains ("Y on X")'
 }
 
 /** The statistics asked for, a regression asked as such made its slope, intercept and r². */
