@@ -1,4 +1,5 @@
 import type { ResultType, TableSchema } from '../types.js'
+import { slotsNameStatistics } from './cues/slots.js'
 import type { Cues } from './cues/types.js'
 import { ground } from './grounding/index.js'
 import {
@@ -10,7 +11,6 @@ import {
 } from './lexicon/question-forms.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
-import { slotsNameStatistics } from './shapes/statistic-slots.js'
 import { wordMapping } from './word-mapping.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { TableSchema } from '../../types.js'
+import { slotsNameStatistics } from '../cues/slots.js'
 import type { Cues } from '../cues/types.js'
 import { type Declined, declined, isDeclined } from '../recognition.js'
-import { slotsNameStatistics } from '../shapes/statistic-slots.js'
 import { readConditions } from './conditions.js'
 import type { Grounding } from './grounding.js'
 import { findMentions } from './mentions.js'

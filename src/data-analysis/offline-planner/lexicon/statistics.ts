@@ -209,3 +209,28 @@ export const QUARTILE_PERCENTILES: Readonly<Record<string, number>> = {
 export const REGRESSION_PHRASES = ['linear regression', 'regression lineaire', 'regression', 'line of best fit']
 /** "predict Y based on X", "Y as a function of X": the words between the dependent and the explanatory column. */
 export const EXPLANATORY_WORDS = new Set(['on', 'from', 'using', 'based', 'against', 'versus', 'vs', 'by', 'with'])
+
+/** The words a slot name uses for each statistic (`std_dev_fare` → std; `r_squared` → r²). */
+export const SLOT_WORDS: Readonly<Record<Statistic, readonly string[]>> = {
+  mean: ['mean', 'average', 'avg', 'mu', 'moyenne'],
+  median: ['median', 'med', 'mediane'],
+  mode: ['mode'],
+  std: ['std', 'stdev', 'stddev', 'sd', 'standard', 'deviation', 'dev', 'sigma'],
+  variance: ['var', 'variance'],
+  skewness: ['skew', 'skewness'],
+  kurtosis: ['kurt', 'kurtosis'],
+  percentile: ['percentile', 'quantile', 'quartile', 'pct', 'centile'],
+  iqr: ['iqr', 'interquartile'],
+  missing: ['missing', 'null', 'nulls', 'nan', 'na'],
+  correlation: ['corr', 'correlation', 'coefficient', 'coef', 'r', 'rho', 'pearson', 'spearman'],
+  covariance: ['cov', 'covariance'],
+  outliers: ['outlier', 'outliers'],
+  slope: ['slope', 'beta'],
+  intercept: ['intercept'],
+  r2: ['r2', 'rsquared', 'squared', 'determination'],
+  min: ['min', 'minimum', 'lowest'],
+  max: ['max', 'maximum', 'highest'],
+  sum: ['sum', 'total'],
+  range: ['range'],
+  growth: ['growth', 'change', 'increase', 'pct', 'percent', 'percentage'],
+}

@@ -1,53 +1,6 @@
+import { wordsOf } from '../cues/slots.js'
 import type { StatisticItem } from '../intent.js'
-import type { Statistic } from '../lexicon/statistics.js'
-import { fold, splitHeader } from '../tokenise.js'
-
-/** The words a slot name uses for each statistic (`std_dev_fare` → std; `r_squared` → r²). */
-const SLOT_WORDS: Readonly<Record<Statistic, readonly string[]>> = {
-  mean: ['mean', 'average', 'avg', 'mu', 'moyenne'],
-  median: ['median', 'med', 'mediane'],
-  mode: ['mode'],
-  std: ['std', 'stdev', 'stddev', 'sd', 'standard', 'deviation', 'dev', 'sigma'],
-  variance: ['var', 'variance'],
-  skewness: ['skew', 'skewness'],
-  kurtosis: ['kurt', 'kurtosis'],
-  percentile: ['percentile', 'quantile', 'quartile', 'pct', 'centile'],
-  iqr: ['iqr', 'interquartile'],
-  missing: ['missing', 'null', 'nulls', 'nan', 'na'],
-  correlation: ['corr', 'correlation', 'coefficient', 'coef', 'r', 'rho', 'pearson', 'spearman'],
-  covariance: ['cov', 'covariance'],
-  outliers: ['outlier', 'outliers'],
-  slope: ['slope', 'beta'],
-  intercept: ['intercept'],
-  r2: ['r2', 'rsquared', 'squared', 'determination'],
-  min: ['min', 'minimum', 'lowest'],
-  max: ['max', 'maximum', 'highest'],
-  sum: ['sum', 'total'],
-  range: ['range'],
-  growth: ['growth', 'change', 'increase', 'pct', 'percent', 'percentage'],
-}
-
-/** A name's words, lower case, split at underscores, case changes and digits, plus the whole name joined. */
-function wordsOf(name: string): string[] {
-  const words = fold(splitHeader(name).replace(/(\d+)/g, ' $1 '))
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-  return [...words, words.join('')]
-}
-
-/** Whether every slot of an answer format names a statistic the planner computes. */
-export function slotsNameStatistics(slots: readonly string[]): boolean {
-  const stats = Object.keys(SLOT_WORDS) as Statistic[]
-  return slots.length > 0 && slots.every((slot) => stats.some((stat) => namedBySlots([slot], stat)))
-}
-
-/** Whether some slot's name uses a word of the statistic: statistics no slot names are not asked for. */
-export function namedBySlots(slots: readonly string[], stat: Statistic): boolean {
-  return slots.some((slot) => {
-    const words = new Set(wordsOf(slot))
-    return SLOT_WORDS[stat].some((word) => words.has(word))
-  })
-}
+import { SLOT_WORDS } from '../lexicon/statistics.js'
 
 /** How well a slot's words name an item: its statistic's words, then its columns' words to tell equal statistics apart. */
 function slotFit(slotWords: readonly string[], item: StatisticItem): [number, number] {

@@ -1,5 +1,6 @@
 import type { ColumnSchema } from '../../types.js'
 import { findPhrase } from '../cues/phrases.js'
+import { namedBySlots } from '../cues/slots.js'
 import type { StatisticCue } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
 import type { StatisticItem, StatisticsMethod } from '../intent.js'
@@ -23,7 +24,7 @@ import {
   singleColumn,
   timeColumn,
 } from './statistic-columns.js'
-import { namedBySlots, slotOwners } from './statistic-slots.js'
+import { slotOwners } from './statistic-slots.js'
 
 /** The name a value gets when no answer format names it. */
 const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
