@@ -77,6 +77,15 @@ export class Api {
     }
   }
 
+  /** Every tag of the company: a tag picker or filter offers them all. */
+  tags(companyId: string) {
+    return this.all((offset, limit) =>
+      this.client.GET('/apif/v2/company/{company_id}/knowledge-base/tags', {
+        params: { path: { company_id: companyId }, query: { offset, limit } },
+      }),
+    )
+  }
+
   /** The raw response, for streams and downloads; a refusal is thrown as ApiError. */
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const url = new URL(`${API}${path}`, location.origin)

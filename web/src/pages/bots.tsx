@@ -40,13 +40,7 @@ export function BotsPage() {
         }),
       )
       .then(setBots, setError)
-    api
-      .all((offset, limit) =>
-        api.client.GET('/apif/v2/company/{company_id}/knowledge-base/tags', {
-          params: { path: company, query: { offset, limit } },
-        }),
-      )
-      .then(setTags, setError)
+    api.tags(companyId).then(setTags, setError)
   }, [reload, offset])
 
   /** The bot the form describes, as create and edit both take it. */

@@ -42,13 +42,7 @@ export function KnowledgeBasePage() {
   const wholeTree = recursive || tagFilter !== ''
 
   useEffect(() => {
-    api
-      .all((offset, limit) =>
-        api.client.GET('/apif/v2/company/{company_id}/knowledge-base/tags', {
-          params: { path: ids, query: { offset, limit } },
-        }),
-      )
-      .then(setTags, setError)
+    api.tags(companyId).then(setTags, setError)
   }, [reload])
 
   async function createTag(event: Event) {
