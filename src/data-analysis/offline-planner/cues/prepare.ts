@@ -39,8 +39,8 @@ const NEAREST = /\b(?:to\s+)?the\s+nearest\s+(tenth|hundredth|thousandth)s?\b/i
 const PLACES: Readonly<Record<string, number>> = { tenth: 1, hundredth: 2, thousandth: 3 }
 /** "1. What is …": a list number opening the question or one of its lines. */
 const ENUMERATOR = /(^|\n)\s*\d{1,2}[.)]\s+/g
-/** Method names a question may quote ('pearson', "IQR"): words, not values to look for in the table. */
-const QUOTED_METHOD = /["'‘’“”](pearson|spearman|kendall|iqr|z-?score|population|sample|mean|median|mode)["'‘’“”]/gi
+/** Method names a question may quote ('pearson', "IQR"): words, not values to look for (never a column's likely name, such as 'population' or 'mean'). */
+const QUOTED_METHOD = /["'‘’“”](pearson|spearman|kendall|iqr|z-?score)["'‘’“”]/gi
 
 function decimalsOf(question: string): number | null {
   const said = DECIMALS.exec(question)?.[1]?.toLowerCase()
