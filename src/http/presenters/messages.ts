@@ -60,7 +60,7 @@ export function presentSentMessage(sent: SentMessage) {
           result: sent.analysis.result,
           result_type: sent.analysis.resultType,
           plan: sent.analysis.plan,
-          mapping: sent.analysis.mapping.map((m) => ({ words: m.words, column: m.column, value: m.value })),
+          mapping: sent.analysis.mapping,
         }
       : null,
   }
