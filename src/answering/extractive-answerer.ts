@@ -4,6 +4,7 @@ import { analyze, DEFAULT_LANGUAGE } from '../text/analysis.js'
 import { framingLanguage } from '../text/answer-language.js'
 import { mentions } from '../text/names.js'
 import { termsAndPairs } from '../text/pairs.js'
+import { periodWords } from '../text/periods/period-words.js'
 import type { Candidate } from './extractive/candidate.js'
 import { bestCandidates, spreadCandidates } from './extractive/choose.js'
 import { contextText } from './extractive/context-text.js'
@@ -13,6 +14,7 @@ import { type Passage, passagesOf } from './extractive/passages.js'
 import { periodFit } from './extractive/period-fit.js'
 import { presence } from './extractive/presence.js'
 import { quoteLines } from './extractive/quote-lines.js'
+import { termWeights } from './extractive/term-weights.js'
 import { OutputGuard } from './output-guard.js'
 import { PHRASES } from './phrases.js'
 import type { Answer, Answerer, AnswerInput } from './types.js'
@@ -36,10 +38,12 @@ const PASSAGE_CACHE_CHUNKS = 2048
  * (title, unit, header row) so each figure is read with its column and quoted verbatim.
  *
  * The question's terms are weighed only where some source that may answer has them (its own text,
- * a row's head, or its document's context: card and path), by inverse frequency among the
- * passages: a word no source contains cannot tell sources apart, and a name only the card carries
- * weighs as a rare word. The words no source has still count once, all together: when they are
- * most of the question (`minPresence`), the sources are about something else.
+ * a row's head, or its document's context: card and path), by their idf in the knowledge base
+ * (termWeights): a word no source contains cannot tell sources apart, a name only the card carries
+ * weighs as the rare word it is, and an instruction's words weigh as little as they do in every
+ * filing. The words that only write the question's period are left to the span (periodWords). The
+ * words no source has still count once, all together: when they are most of the question
+ * (`minPresence`), the sources are about something else.
  *
  * A source's evidence is the share of that weight found anywhere in it or its context. A passage
  * scores by the share it covers with its head and context (a row by what its own cells add, against
@@ -114,7 +118,8 @@ export class ExtractiveAnswerer implements Answerer {
     // Terms must be analysed like the chunks were: in the documents' language, not the answer's.
     const language = sources[0]?.language ?? DEFAULT_LANGUAGE
     const question = termsAndPairs(input.standaloneQuestion, language)
-    const questionTerms = [...question.terms]
+    const notation = periodWords(input.standaloneQuestion, language)
+    const questionTerms = [...question.terms].filter((term) => !notation.has(term))
     if (questionTerms.length === 0) return []
     const wanted = new Set(questionTerms)
 
@@ -134,12 +139,10 @@ export class ExtractiveAnswerer implements Answerer {
     if (all.length === 0) return []
     // A question term counts only where some source that may answer has it.
     const has = (term: string) => [...eligible].some((index) => chunkTerms[index]?.has(term))
-    const weight = new Map<string, number>()
-    for (const term of questionTerms) {
-      if (!has(term)) continue
+    const weight = termWeights(questionTerms, input.query, has, (term) => {
       const df = all.filter((passage) => passage.terms.has(term) || passage.headTerms.has(term)).length
-      weight.set(term, Math.log(1 + (all.length + 1) / (df + 0.5)))
-    }
+      return Math.log(1 + (all.length + 1) / (df + 0.5))
+    })
     const total = [...weight.values()].reduce((sum, w) => sum + w, 0)
     if (total === 0 || presence(input, questionTerms, has) < this.options.minPresence) return []
     const share = (...sets: ReadonlySet<string>[]) => {

@@ -6,6 +6,7 @@ import type {
   PostingsReader,
 } from '../storage/ports/search.js'
 import { analyze, detectLanguage } from '../text/analysis.js'
+import { periodWords } from '../text/periods/period-words.js'
 import {
   BM25_K1,
   compareRanked,
@@ -51,9 +52,10 @@ export function queryLanguage(text: string, corpus: readonly LanguageStats[], re
   return best.language
 }
 
-/** Distinct terms of a text in first-seen order. */
+/** Distinct terms of a query in first-seen order, without the words that only write its periods (periodWords). */
 export function queryTerms(text: string, language: string): string[] {
-  return [...new Set(analyze(text, language))]
+  const notation = periodWords(text, language)
+  return [...new Set(analyze(text, language))].filter((term) => !notation.has(term))
 }
 
 /** Chunks in scope up to which a scoped search reads all their postings instead of the impact lists. */

@@ -266,4 +266,105 @@ describe('extractive answerer: tables, spans and honesty', () => {
       expect(answer, question).toMatchObject({ notFound: true, cited: [] })
     }
   })
+
+  it('reads rows under their section label and never quotes the label alone', async () => {
+    const balance = [
+      'Globex Corporation Consolidated Balance Sheets (in thousands)',
+      '| December 31, 2018 | December 31, 2017',
+      'Current assets:',
+      'Cash and cash equivalents | 1,526,762 | 1,499,995',
+      'Total | 2,900,000 | 2,700,000',
+      'Current liabilities:',
+      'Accounts payable | 302,578 | 255,028',
+      'Total | 3,041,492 | 2,583,721',
+    ].join('\n')
+    const answer = await answerer.answer(
+      ask('What were the total current liabilities of Globex?', [chunk('balance', balance, { table: true })]),
+    )
+    const quoted = answer.text.split('\n').filter((line) => line.includes('['))
+    expect(quoted[0]?.trim()).toBe('Total | 3,041,492 | 2,583,721 [1]')
+    expect(quoted.join('\n')).not.toContain('Current liabilities:')
+  })
+
+  it("weighs the question's words by their rarity in the knowledge base, so an instruction's words do not choose", async () => {
+    const question =
+      'Using the following statement, answer to the best of your abilities: how much cash did Globex generate from operating activities?'
+    const sources = [
+      chunk(
+        'risks',
+        'Our abilities to answer the following customer questions using our statement tools may be limited.',
+        {
+          usageScore: 0.9,
+        },
+      ),
+      chunk(
+        'cash',
+        [
+          'Globex Corporation Consolidated Statements of Cash Flows (in thousands)',
+          '| Year Ended December 31, 2020',
+          'Net cash provided by operating activities | 381,603',
+          'Net cash used in investing activities | (606,636)',
+        ].join('\n'),
+        { table: true },
+      ),
+      chunk('liquidity', 'Cash from operating activities funds the cash needs of our operating segments.'),
+      chunk('segments', 'Globex operating cash flow and operating margin differ by segment and activity.'),
+      chunk('leases', 'Operating lease payments are operating cash outflows of Globex activities.'),
+    ]
+    // Retrieval's idf over the whole knowledge base: the instruction's words are in most filings.
+    const weights: Record<string, number> = { use: 0.4, follow: 0.3, statement: 0.9, answer: 0.5, best: 0.6, abil: 0.5 }
+    const terms = [
+      'use',
+      'follow',
+      'statement',
+      'answer',
+      'best',
+      'abil',
+      'much',
+      'cash',
+      'globex',
+      'generat',
+      'oper',
+      'activ',
+    ]
+    const query = {
+      terms,
+      language: 'en',
+      weights: terms.map((term) => weights[term] ?? 3),
+      frequencies: terms.map(() => 10),
+    }
+    const answer = await answerer.answer({ ...ask(question, sources), query })
+    expect(
+      answer.text
+        .split('\n')
+        .find((line) => line.includes('['))
+        ?.trim(),
+    ).toBe('Net cash provided by operating activities | 381,603 [2]')
+  })
+
+  it('does not take the way a question writes its period for evidence', async () => {
+    const sources = [
+      chunk(
+        'outlook',
+        [
+          'The FY23 appropriations support F/A-18 production rates into 2025.',
+          'We expect to increase the production rates of the 787 program in 2023.',
+        ].join(' '),
+      ),
+    ]
+    const question = 'What production rate changes is Globex forecasting for FY2023?'
+    // `FY` is rare in a knowledge base that writes "fiscal year": retrieval would weigh it most.
+    const weights: Record<string, number> = { fy2023: 8, fy: 6, 2023: 2.5, globex: 3 }
+    const terms = ['product', 'rate', 'chang', 'globex', 'forecast', 'fy2023', 'fy', '2023']
+    const query = {
+      terms,
+      language: 'en',
+      weights: terms.map((term) => weights[term] ?? 2),
+      frequencies: terms.map(() => 5),
+    }
+    const answer = await answerer.answer({ ...ask(question, sources), query })
+    expect(answer.text.split('\n')[1]).toBe(
+      '- We expect to increase the production rates of the 787 program in 2023. [1]',
+    )
+  })
 })

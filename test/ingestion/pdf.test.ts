@@ -111,6 +111,33 @@ describe.each([
     expect(blocksOn(doc, 1).some((block) => block.kind === 'table')).toBe(false)
   })
 
+  it('reads a list item or a long sentence set large as a paragraph, not a heading', async () => {
+    const bullet = '• an increase in marketing costs for the year, which relate to a rise in paid campaigns'
+    const clause =
+      'For purposes of this Article, the term Employment shall refer to active employment with the Company.'
+    const path = await file(
+      'large-sentences.pdf',
+      await pdfOf((doc) => {
+        doc.addPage()
+        doc.fontSize(20).text('Results of operations')
+        doc.fontSize(11).text('The body of the report is set in the usual size, line after line, on the page.')
+        doc.moveDown()
+        doc.fontSize(16).text(bullet)
+        doc.moveDown()
+        doc.fontSize(11).text('More body text follows the list, in the usual size for the rest of the page.')
+        doc.moveDown()
+        doc.fontSize(16).text(clause)
+        doc.moveDown()
+        doc.fontSize(11).text('And the report closes with one more paragraph of body text in the usual size.')
+      }),
+    )
+    const blocks = blocksOn(await pdfParser.parse(sourceInput(path, PDF)), 1)
+    expect(blocks[0]).toMatchObject({ kind: 'heading', text: 'Results of operations' })
+    expect(blocks.filter((block) => block.kind === 'heading')).toHaveLength(1)
+    expect(blocks).toContainEqual({ kind: 'paragraph', text: bullet, page: 1 })
+    expect(blocks).toContainEqual({ kind: 'paragraph', text: clause, page: 1 })
+  })
+
   it('OCRs a page that is only a picture of text (real Tesseract)', async () => {
     const png = await textImage(['Invoice number 48213', 'Total due 1250 EUR'])
     const path = await file(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Period } from '../../src/storage/ports/document-card.js'
+import { periodWords } from '../../src/text/periods/period-words.js'
 import {
   COMPARATIVE,
   datesIn,
@@ -304,5 +305,21 @@ describe('matchPeriods', () => {
 
   it('scores every candidate 1 when the question names no period', () => {
     expect(Object.values(scores('What is the leave policy?', CANDIDATES))).toEqual(CANDIDATES.map(() => 1))
+  })
+})
+
+describe('periodWords (questions)', () => {
+  it('gives the words that only write a period, never its years', () => {
+    expect(periodWords('What production rate changes is Globex forecasting for FY2023?', 'en')).toEqual(
+      new Set(['fy2023', 'fy']),
+    )
+    expect(periodWords('What were sales in the first half of fiscal 2023?', 'en')).toEqual(
+      new Set(['first', 'half', 'fiscal']),
+    )
+  })
+
+  it('keeps a word the question also uses outside its periods, and gives nothing without a period', () => {
+    expect(periodWords('How did fiscal policy change in fiscal 2023?', 'en')).toEqual(new Set())
+    expect(periodWords('Who are the primary customers of Globex?', 'en')).toEqual(new Set())
   })
 })

@@ -13,7 +13,7 @@ export interface Passage {
   readonly head: string
   /** Its own terms. */
   readonly terms: ReadonlySet<string>
-  /** The terms of its head (empty for a sentence). */
+  /** The terms of its head and of the section label above it (empty for a sentence). */
   readonly headTerms: ReadonlySet<string>
   /** Pairs of adjacent words (stop words between them allowed), its own and its head's: `total current`. */
   readonly pairs: ReadonlySet<string>
@@ -48,21 +48,27 @@ const isRow = (line: string) => line.includes(CELL) || line.startsWith('| ')
 /**
  * The rows of a table chunk with the head that makes each readable alone. A table chunk starts
  * with its context lines (heading path, title and unit) and its header row, then its rows
- * (src/ingestion/chunking/tables.ts): the header row is the first line of cells; a line without
- * cells after it is a section row (`Costs and expenses:`), kept as a row.
+ * (src/ingestion/chunking/tables.ts): the header row is the first line of cells. A line without
+ * cells after it is a section label (`Cash flows from operating activities:`) or the first line of
+ * a label that wraps: it gives no figure, so it is not quoted, but the rows after it are read with
+ * it (`section`): `Total` under `Current liabilities:` is the current liabilities' total.
  */
-function rowsOf(lines: readonly string[]): Array<{ head: string; row: string }> {
+function rowsOf(lines: readonly string[]): Array<{ head: string; row: string; section: string }> {
   const first = lines.findIndex(isRow)
   if (first < 0) return []
   // The heading path repeats the document's running header; the title and unit line says more.
   const context = lines.slice(0, first).filter((line) => line.trim() !== '')
   const title = context.length > 1 ? context.slice(1) : context
   const head = [...title, lines[first] as string].map(clean).join('\n')
-  return lines
-    .slice(first + 1)
-    .map(clean)
-    .filter((row) => row !== '' && row.replaceAll('|', '').trim() !== '')
-    .map((row) => ({ head, row }))
+  const rows: Array<{ head: string; row: string; section: string }> = []
+  let section = ''
+  for (const line of lines.slice(first + 1)) {
+    const row = clean(line)
+    if (row === '' || row.replaceAll('|', '').trim() === '') continue
+    if (isRow(row)) rows.push({ head, row, section })
+    else section = row
+  }
+  return rows
 }
 
 /** The quotable passages of a chunk in `language`, in chunk order. */
@@ -71,14 +77,15 @@ export function passagesOf(chunk: RetrievedChunk, language: string): Passage[] {
   if (chunk.metadata.category === 'table') {
     const rows = rowsOf(lines)
     if (rows.length > 0) {
-      const heads = new Map<string, { terms: ReadonlySet<string>; pairs: ReadonlySet<string> }>()
-      return rows.flatMap(({ head, row }) => {
+      const contexts = new Map<string, { terms: ReadonlySet<string>; pairs: ReadonlySet<string> }>()
+      return rows.flatMap(({ head, row, section }) => {
         const { terms, pairs } = termsAndPairs(row, language)
         if (terms.size < MIN_PASSAGE_TERMS) return []
-        let known = heads.get(head)
+        const key = `${head}\n${section}`
+        let known = contexts.get(key)
         if (!known) {
-          known = termsAndPairs(head, language)
-          heads.set(head, known)
+          known = termsAndPairs(key, language)
+          contexts.set(key, known)
         }
         for (const pair of known.pairs) pairs.add(pair)
         return [{ text: row, head, terms, headTerms: known.terms, pairs }]

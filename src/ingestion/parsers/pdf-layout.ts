@@ -11,6 +11,21 @@ const SPACE_GAP = 0.12
 const HEADING_RATIO = 1.2
 const MAX_HEADING_CHARS = 200
 const MAX_HEADING_LINES = 3
+/** More words than this, ending like a sentence, is a sentence set large, not a title. */
+const MAX_HEADING_SENTENCE_WORDS = 10
+/** A list item's marker: a bullet set larger than the body is not a heading. */
+const LIST_MARKER = /^[•◦▪▫‣⁃∙●○■□►▸➢✓✔*–—-]\s/u
+const SENTENCE_END = /[.;,][)"'”’]*$/u
+
+/**
+ * Whether text set in a heading size reads as a heading. A heading opens every chunk after it
+ * until the next one, so a clause of a contract or a bullet taken for one would put its words
+ * into hundreds of chunks: a list item or a long sentence is a paragraph, whatever its size.
+ */
+function readsAsHeading(text: string): boolean {
+  if (LIST_MARKER.test(text)) return false
+  return !(SENTENCE_END.test(text) && text.split(/\s+/).length > MAX_HEADING_SENTENCE_WORDS)
+}
 
 interface LineBuilder {
   y: number
@@ -226,7 +241,13 @@ function textBlock(lines: readonly PdfLine[], page: number, fonts: FontProfile):
   const text = joinLines(lines.map((line) => line.cells.join(' ')))
   const size = Math.max(...lines.map((line) => line.size))
   const level = fonts.headingLevel(size)
-  if (level !== null && lines.length <= MAX_HEADING_LINES && text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(text)) {
+  if (
+    level !== null &&
+    lines.length <= MAX_HEADING_LINES &&
+    text.length <= MAX_HEADING_CHARS &&
+    /\p{L}/u.test(text) &&
+    readsAsHeading(text)
+  ) {
     return { kind: 'heading', level, text, page }
   }
   return { kind: 'paragraph', text, page }
