@@ -36,4 +36,24 @@ describe('postings carried from the processing thread as one string per chunk', 
     expect(draft.termCount).toBe(expected.termCount)
     expect(decodePostings(draft.postings ?? '')).toEqual(expected.postings)
   })
+
+  it("counts a table chunk's title twice, and its length once", () => {
+    const text = [
+      'Globex Corporation Consolidated Statements of Cash Flows (in thousands)',
+      '| Year Ended December 31, 2020 | Year Ended December 31, 2019',
+      'Net cash provided by operating activities | 381,603 | 465,699',
+    ].join('\n')
+    const table = { idx: 0, text, tokenCount: 40, pageNumber: '3', rowIdx: null, metadata: { category: 'table' } }
+    const draft = withPostings(table, 'en')
+    const plain = postingsOf(text)
+    expect(draft.termCount).toBe(plain.termCount)
+    const tf = asMap(decodePostings(draft.postings ?? ''))
+    const plainTf = asMap(plain.postings)
+    for (const term of analyze(text.split('\n')[0] as string, 'en')) {
+      expect(tf.get(term), term).toBe((plainTf.get(term) ?? 0) + 1)
+    }
+    // Words of the header and the rows only, once: `oper` is in no title.
+    expect(tf.get('oper')).toBe(plainTf.get('oper'))
+    expect(tf.get('decemb')).toBe(plainTf.get('decemb'))
+  })
 })

@@ -46,10 +46,27 @@ export function decodePostings(encoded: string): Posting[] {
   })
 }
 
-/** The chunk with its postings: computed here only when the processing thread did not. */
+/** The lines of a table chunk before its first row of cells: its heading path, title and unit (chunking/tables.ts). */
+function tableTitle(text: string): string {
+  const lines = text.split('\n')
+  const first = lines.findIndex((line) => line.includes(' | ') || line.startsWith('| '))
+  return first > 0 ? lines.slice(0, first).join('\n') : ''
+}
+
+/**
+ * The chunk with its postings: computed here only when the processing thread did not. A table
+ * chunk's title counts twice (as a title field weighs more in BM25F): its rows are figures and
+ * labels, and what the table is ("Consolidated Statements of Cash Flows") is said once, where a
+ * page of prose about cash flows says it in every sentence. The length stays the text's own.
+ */
 export function withPostings(draft: ChunkDraft, language: string): ChunkDraft {
   if (draft.postings !== undefined && draft.termCount !== undefined) return draft
   const { frequencies, termCount } = termFrequencies(draft.text, language)
+  if (draft.metadata.category === 'table') {
+    forEachTerm(tableTitle(draft.text), language, (term) => {
+      frequencies.set(term, (frequencies.get(term) ?? 0) + 1)
+    })
+  }
   return { ...draft, postings: encodePostings(frequencies), termCount }
 }
 
