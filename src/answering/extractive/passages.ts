@@ -1,3 +1,4 @@
+import { isRowLine } from '../../ingestion/chunking/tables.js'
 import type { RetrievedChunk } from '../../retrieval/types.js'
 import { termsAndPairs } from '../../text/pairs.js'
 import { sentenceSegments } from '../../text/segments.js'
@@ -24,7 +25,6 @@ const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence
 const CITATION = /\[\d+\]/g
 /** Fewer terms than this is a fragment (a page number, a lone label), not something to quote. */
 const MIN_PASSAGE_TERMS = 2
-const CELL = ' | '
 
 function clean(text: string): string {
   return text.replace(CITATION, '').replace(/\s+/g, ' ').trim()
@@ -43,8 +43,6 @@ function sentencesOf(lines: readonly string[]): string[] {
   return sentences
 }
 
-const isRow = (line: string) => line.includes(CELL) || line.startsWith('| ')
-
 /**
  * The rows of a table chunk with the head that makes each readable alone. A table chunk starts
  * with its context lines (heading path, title and unit) and its header row, then its rows
@@ -54,7 +52,7 @@ const isRow = (line: string) => line.includes(CELL) || line.startsWith('| ')
  * it (`section`): `Total` under `Current liabilities:` is the current liabilities' total.
  */
 function rowsOf(lines: readonly string[]): Array<{ head: string; row: string; section: string }> {
-  const first = lines.findIndex(isRow)
+  const first = lines.findIndex(isRowLine)
   if (first < 0) return []
   // The heading path repeats the document's running header; the title and unit line says more.
   const context = lines.slice(0, first).filter((line) => line.trim() !== '')
@@ -65,7 +63,7 @@ function rowsOf(lines: readonly string[]): Array<{ head: string; row: string; se
   for (const line of lines.slice(first + 1)) {
     const row = clean(line)
     if (row === '' || row.replaceAll('|', '').trim() === '') continue
-    if (isRow(row)) rows.push({ head, row, section })
+    if (isRowLine(row)) rows.push({ head, row, section })
     else section = row
   }
   return rows

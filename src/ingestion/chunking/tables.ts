@@ -18,9 +18,23 @@ interface RowLine {
   readonly tokens: number
 }
 
+const CELL = ' | '
+
 /** Cells of one row as the chunk shows them (a row without a label starts with its separator). */
 export function rowText(cells: readonly string[]): string {
-  return cells.map(oneLine).join(' | ').trimStart()
+  return cells.map(oneLine).join(CELL).trimStart()
+}
+
+/** Whether a line of a table chunk is a row of cells (rowText), not its title, unit or a section label. */
+export function isRowLine(line: string): boolean {
+  return line.includes(CELL) || line.startsWith(CELL.trimStart())
+}
+
+/** The lines of a table chunk before its first row of cells: its heading path, title and unit; '' without. */
+export function tableChunkTitle(text: string): string {
+  const lines = text.split('\n')
+  const first = lines.findIndex(isRowLine)
+  return first > 0 ? lines.slice(0, first).join('\n') : ''
 }
 
 /**

@@ -4,6 +4,7 @@ import { impactOf } from '../../retrieval/bm25.js'
 import type { ChunkWithPostings, Posting } from '../../storage/ports/chunks.js'
 import type { Repositories } from '../../storage/store.js'
 import { forEachTerm } from '../../text/analysis.js'
+import { tableChunkTitle } from '../chunking/tables.js'
 import type { ChunkDraft, ProcessedDocument } from './pipeline-types.js'
 
 /**
@@ -46,13 +47,6 @@ export function decodePostings(encoded: string): Posting[] {
   })
 }
 
-/** The lines of a table chunk before its first row of cells: its heading path, title and unit (chunking/tables.ts). */
-function tableTitle(text: string): string {
-  const lines = text.split('\n')
-  const first = lines.findIndex((line) => line.includes(' | ') || line.startsWith('| '))
-  return first > 0 ? lines.slice(0, first).join('\n') : ''
-}
-
 /**
  * The chunk with its postings: computed here only when the processing thread did not. A table
  * chunk's title counts twice (as a title field weighs more in BM25F): its rows are figures and
@@ -63,7 +57,7 @@ export function withPostings(draft: ChunkDraft, language: string): ChunkDraft {
   if (draft.postings !== undefined && draft.termCount !== undefined) return draft
   const { frequencies, termCount } = termFrequencies(draft.text, language)
   if (draft.metadata.category === 'table') {
-    forEachTerm(tableTitle(draft.text), language, (term) => {
+    forEachTerm(tableChunkTitle(draft.text), language, (term) => {
       frequencies.set(term, (frequencies.get(term) ?? 0) + 1)
     })
   }
