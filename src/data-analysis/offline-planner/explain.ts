@@ -1,10 +1,8 @@
 import type { ColumnSchema } from '../types.js'
 import type { Check, Filter, Intent, ScalarFunction, Shape } from './intent.js'
-import { statisticsWords } from './statistics-words.js'
+import { type Language, statisticsWords } from './statistics-words.js'
 
 /** The computation of an intent in plain words, English or French. */
-
-type Language = 'en' | 'fr'
 
 const FUNCTIONS: Readonly<Record<Language, Readonly<Record<ScalarFunction, string>>>> = {
   en: {

@@ -1,8 +1,9 @@
 import type { ColumnSchema, QueryPlan, TableSchema } from '../types.js'
 import { ROW_COLUMN } from '../types.js'
-import type { Check, Filter, Intent, ScalarFunction, Shape } from './intent.js'
+import type { Check, Filter, Intent, ScalarFunction, Shape, StatisticsMethod } from './intent.js'
+import type { Statistic } from './lexicon/statistics.js'
 import { col, condition, itemsOf, sqlNumber, whereClause } from './sql-conditions.js'
-import { statisticsEvidenceSql, statisticsSql } from './statistics-sql.js'
+import { aggregateOf, statisticsEvidenceSql, statisticsSql } from './statistics-sql.js'
 import { isListColumn } from './values.js'
 
 /**
@@ -10,8 +11,34 @@ import { isListColumn } from './values.js'
  * sql-conditions.ts.
  */
 
+/** The scalar functions that are statistics too: computed by the statistics' own aggregates. */
+const AS_STATISTIC: Readonly<Partial<Record<ScalarFunction, Statistic>>> = {
+  avg: 'mean',
+  sum: 'sum',
+  median: 'median',
+  min: 'min',
+  max: 'max',
+  std: 'std',
+  range: 'range',
+}
+
+/** A scalar function's default method: the sample standard deviation, as pandas gives. */
+const SAMPLE: StatisticsMethod = {
+  population: false,
+  biasedMoments: false,
+  correlation: 'pearson',
+  outliers: null,
+  decimals: null,
+}
+
 function aggregate(fn: ScalarFunction, column: ColumnSchema | null): string {
   if (!column) return 'count(*)'
+  const stat = AS_STATISTIC[fn]
+  if (stat) {
+    const sql = aggregateOf({ slot: fn, stat, columns: [column], percentile: null }, SAMPLE)
+    if (sql === null) throw new Error(`no aggregate for ${fn}`)
+    return sql
+  }
   const c = col(column)
   switch (fn) {
     case 'count':
@@ -20,20 +47,8 @@ function aggregate(fn: ScalarFunction, column: ColumnSchema | null): string {
       return `count(${c})`
     case 'count_distinct':
       return `count(DISTINCT ${c})`
-    case 'avg':
-      return `avg(${c})`
-    case 'sum':
-      return `sum(${c})`
-    case 'median':
-      return `median(${c})`
-    case 'min':
-      return `min(${c})`
-    case 'max':
-      return `max(${c})`
-    case 'std':
-      return `stddev_samp(${c})`
-    case 'range':
-      return `max(${c}) - min(${c})`
+    default:
+      throw new Error(`no aggregate for ${fn}`)
   }
 }
 

@@ -2,7 +2,7 @@ import type { ColumnSchema } from '../types.js'
 import type { StatisticItem, StatisticsMethod } from './intent.js'
 import type { Statistic } from './lexicon/statistics.js'
 
-type Language = 'en' | 'fr'
+export type Language = 'en' | 'fr'
 
 /** What each statistic is called in an explanation. */
 const NAMES: Readonly<Record<Language, Readonly<Record<Statistic, string>>>> = {
