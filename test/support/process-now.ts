@@ -1,5 +1,6 @@
 import { IngestJobHandler } from '../../src/ingestion/jobs/ingest-job.js'
 import { processDocumentInBatches } from '../../src/ingestion/pipeline/process-document.js'
+import type { DocumentProcessor } from '../../src/ingestion/threads/run-in-thread.js'
 import type { Lease } from '../../src/jobs/handler.js'
 import type { Timestamp } from '../../src/lib/clock.js'
 import type { ChunkRecord } from '../../src/storage/ports/chunks.js'
@@ -18,21 +19,8 @@ export async function processNow(
   tenant: Tenant,
   id: string,
 ): Promise<{ document: DocumentRecord; chunks: ChunkRecord[] }> {
-  const { store, blobs, clock, ingestion } = t.ctx
-  const handler = new IngestJobHandler({
-    store,
-    blobs,
-    clock,
-    settings: {
-      ...ingestion,
-      ocrLanguages: ['eng'],
-      mutool: null,
-      soffice: null,
-      chunkTokens: 120,
-      chunkOverlapTokens: 20,
-    },
-    processor: processDocumentInBatches,
-  })
+  const { store, clock } = t.ctx
+  const handler = ingestHandlerFor(t)
   try {
     await handler.run(leaseFor(tenant.companyId, id, clock.now()))
   } finally {
@@ -46,8 +34,30 @@ export async function processNow(
   return { document, chunks: await store.chunks.listForDocument(tenant.companyId, id) }
 }
 
+/** The real IngestJobHandler over the app's store, processing in this thread (or with `processor`) into small chunks. */
+export function ingestHandlerFor(
+  t: TestApp,
+  processor: DocumentProcessor = processDocumentInBatches,
+): IngestJobHandler {
+  const { store, blobs, clock, ingestion } = t.ctx
+  return new IngestJobHandler({
+    store,
+    blobs,
+    clock,
+    settings: {
+      ...ingestion,
+      ocrLanguages: ['eng'],
+      mutool: null,
+      soffice: null,
+      chunkTokens: 120,
+      chunkOverlapTokens: 20,
+    },
+    processor,
+  })
+}
+
 /** A lease on the document's ingest job held by this test, whose completion cancels the queued job. */
-function leaseFor(companyId: string, documentId: string, now: Timestamp): Lease {
+export function leaseFor(companyId: string, documentId: string, now: Timestamp): Lease {
   return {
     owner: 'test-process-now',
     jobId: `test-${documentId}`,

@@ -201,7 +201,10 @@ export class IngestJobHandler implements JobHandler {
       await this.commit(lease, document, run, summary, staged, progress.total)
     } catch (error) {
       // Overtaken by a newer run or a deletion: the job is done, with nothing of its own to keep.
-      if (error instanceof StaleResult) {
+      // Whatever a run overtaken failed with is the overtaking's doing, not the document's: its
+      // stored file deleted under the copy (read as a damaged file), its chunk numbers taken by the
+      // newer run's chunks. Failing or retrying would report a file that no longer exists.
+      if (error instanceof StaleResult || (await this.overtaken(document, run))) {
         await store.transaction((tx) => lease.completeIn(tx))
         return
       }
@@ -253,6 +256,13 @@ export class IngestJobHandler implements JobHandler {
   /** Ends the processing threads (the runner stops). */
   async close(): Promise<void> {
     await this.threads?.close()
+  }
+
+  /** Whether a newer run or a deletion took the document from this run (false when that cannot be read). */
+  private async overtaken(document: DocumentRecord, run: Timestamp): Promise<boolean> {
+    const current = await this.deps.store.knowledgeBase.findById(document.companyId, document.id).catch(() => null)
+    if (current === null) return false
+    return current?.kind !== 'document' || current.processing.startedAt !== run
   }
 
   /** Copies the stored bytes to `filePath`; false when the document was replaced or deleted meanwhile. */
