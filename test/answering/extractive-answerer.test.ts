@@ -367,4 +367,20 @@ describe('extractive answerer: tables, spans and honesty', () => {
       '- We expect to increase the production rates of the 787 program in 2023. [1]',
     )
   })
+
+  it('quotes up to five passages of one document, so a four-quarter trend written in sentences shows whole', async () => {
+    const sentences = [
+      'Research and development expense rose in the first quarter on engineering headcount.',
+      'Research and development expense in the second quarter included new laboratory leases.',
+      'Research and development expense grew in the third quarter with prototype tooling costs.',
+      'Research and development expense in the fourth quarter reflected annual bonus accruals.',
+      'Research and development expense of each quarter included stock-based compensation.',
+      'Research and development expense of every quarter moved with foreign exchange rates.',
+    ]
+    const sources = sentences.map((sentence, index) => ({ ...chunk('annual', sentence), chunkId: `annual-${index}` }))
+    const answer = await answerer.answer(ask('What drove research and development expense each quarter?', sources))
+    const quoted = answer.text.split('\n').filter((line) => line.startsWith('- Research'))
+    expect(quoted).toHaveLength(5)
+    expect(answer.cited).toHaveLength(5)
+  })
 })

@@ -26,7 +26,7 @@ export interface ExtractiveOptions {
 }
 
 export const EXTRACTIVE_DEFAULTS: ExtractiveOptions = {
-  maxSentences: 3,
+  maxSentences: 5,
   maxSpread: 8,
   minEvidence: 0.4,
   minPresence: 0.25,
