@@ -164,6 +164,24 @@ const QUESTIONS: readonly [string, readonly Record<string, unknown>[]][] = [
   ['What is the trend over the last three years?', [{ kind: 'latest', grain: 'year', count: 3 }]],
   ['Show revenue for each quarter', [{ kind: 'every', grain: 'quarter' }]],
   ['How did margins move over the reported quarters?', [{ kind: 'every', grain: 'quarter' }]],
+  ['How did revenue develop year over year?', [{ kind: 'every', grain: 'year' }]],
+  // With a period named outright, "year over year" compares it with the year before: not every year.
+  [
+    'Which region had the biggest drop in Q2 2023 year over year revenues?',
+    [{ kind: 'absolute', grain: 'quarter', period: { fiscalYear: 2023, fiscalQuarter: 2 } }],
+  ],
+  [
+    'Revenue in 2022, quarter by quarter',
+    [
+      { kind: 'absolute', grain: 'year', period: { start: '2022-01-01' } },
+      { kind: 'every', grain: 'quarter' },
+    ],
+  ],
+  [
+    "As of Q2'2023, what changed?",
+    [{ kind: 'absolute', grain: 'quarter', period: { fiscalQuarter: 2, end: '2023-06-30' } }],
+  ],
+  ["Sales in H1'2023", [{ kind: 'absolute', grain: 'half', period: { start: '2023-01-01', end: '2023-06-30' } }]],
   ['What was the capex in FY2018?', [{ kind: 'absolute', grain: 'year', period: { fiscalYear: 2018 } }]],
   ['Revenue in fiscal 2022?', [{ kind: 'absolute', grain: 'year', period: { fiscalYear: 2022 }, fiscal: true }]],
   ['Revenue in 2022?', [{ kind: 'absolute', grain: 'year', period: { start: '2022-01-01' } }]],

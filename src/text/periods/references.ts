@@ -69,6 +69,11 @@ interface RelativeRule {
   readonly read: (m: RegExpMatchArray) => PeriodReference | null
   /** The reference is the other side of a comparison when such words come right before it. */
   readonly comparable?: boolean
+  /**
+   * Only when the question names no period outright: `Q2 2023 year over year` compares that
+   * quarter with the one a year before (its own report gives both), not every year.
+   */
+  readonly unlessAbsolute?: boolean
 }
 
 const latest = (grain: ReferenceGrain, text: string, offset = 0, count = 1, part?: number): LatestReference => ({
@@ -137,9 +142,14 @@ const RELATIVE_RULES: readonly RelativeRule[] = [
     read: (m) => ({ kind: 'every', grain: grainOfWord(m[1] ?? ''), text: m[0].trim() }),
   },
   {
-    pattern:
-      /\b(quarter|year|month)[\s-](?:by|over|on)[\s-]\1\b(?![\s-]+(?:growth|change|increase|decrease|decline|comparison))/giu,
+    pattern: /\b(quarter|year|month)[\s-]by[\s-]\1\b/giu,
     read: (m) => ({ kind: 'every', grain: grainOfWord(m[1] ?? ''), text: m[0].trim() }),
+  },
+  {
+    pattern:
+      /\b(quarter|year|month)[\s-](?:over|on)[\s-]\1\b(?![\s-]+(?:growth|change|increase|decrease|decline|comparison))/giu,
+    read: (m) => ({ kind: 'every', grain: grainOfWord(m[1] ?? ''), text: m[0].trim() }),
+    unlessAbsolute: true,
   },
   // French: le dernier trimestre · le trimestre le plus récent · l'année dernière · l'exercice précédent · chaque trimestre
   {
@@ -234,6 +244,7 @@ export function periodReferences(question: string): PeriodReference[] {
       ) {
         continue
       }
+      if (rule.unlessAbsolute && mentions.length > 0) continue
       const reference = rule.read(m)
       if (reference) references.push({ index, reference })
     }

@@ -80,10 +80,10 @@ const NAMED_RULES: readonly NamedRule[] = [
     pattern: new RegExp(`${BEFORE}FY\\s*'?(\\d{4}|\\d{2})\\s*[-/ ]?\\s*Q([1-4])${AFTER}`, 'giu'),
     read: (m) => q(m, 'quarter', m[1], Number(m[2])),
   },
-  // Q2 2023 · Q2-2023 · Q2 FY2023 · Q2 fiscal 2023 · Q2'23 · T2 2023 (trimestre)
+  // Q2 2023 · Q2-2023 · Q2 FY2023 · Q2 fiscal 2023 · Q2'23 · Q2'2023 · T2 2023 (trimestre)
   {
     pattern: new RegExp(
-      `${BEFORE}[QT]([1-4])\\s*[-/ ]?\\s*(?:(?:${FISCAL_WORD})\\s*'?(\\d{4}|\\d{2})|'(\\d{2})|(\\d{4}))${AFTER}`,
+      `${BEFORE}[QT]([1-4])\\s*[-/ ]?\\s*(?:(?:${FISCAL_WORD})\\s*'?(\\d{4}|\\d{2})|'(\\d{4}|\\d{2})|(\\d{4}))${AFTER}`,
       'giu',
     ),
     read: (m) => q(m, 'quarter', m[2] ?? m[3] ?? m[4], Number(m[1])),
@@ -119,10 +119,10 @@ const NAMED_RULES: readonly NamedRule[] = [
     ),
     read: (m) => q(m, 'half', m[2], (m[1] ?? '').match(/^(premier|1|erst|primer)/i) ? 1 : 2),
   },
-  // H1 2023 · H1'23 · H1 FY23 · S1 2023 (semestre)
+  // H1 2023 · H1'23 · H1'2023 · H1 FY23 · S1 2023 (semestre)
   {
     pattern: new RegExp(
-      `${BEFORE}[HS]([12])\\s*[-/ ]?\\s*(?:(?:${FISCAL_WORD})\\s*'?(\\d{4}|\\d{2})|'(\\d{2})|(\\d{4}))${AFTER}`,
+      `${BEFORE}[HS]([12])\\s*[-/ ]?\\s*(?:(?:${FISCAL_WORD})\\s*'?(\\d{4}|\\d{2})|'(\\d{4}|\\d{2})|(\\d{4}))${AFTER}`,
       'giu',
     ),
     read: (m) => q(m, 'half', m[2] ?? m[3] ?? m[4], Number(m[1])),
