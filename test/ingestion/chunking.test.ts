@@ -143,6 +143,30 @@ describe('chunkDocument: prose', () => {
     ])
   })
 
+  it('heads the chunks of the ten pages after a heading, not the pages beyond them', () => {
+    const pages = Array.from({ length: 14 }, (_, i) => i + 1)
+    const chunks = chunkDocument(
+      doc(
+        [
+          heading(1, 'Exhibit 10.4 Severance plan', 1),
+          ...pages.map((page) => paragraph(sentencesText(12, `page ${page}`), page)),
+          heading(1, 'Consolidated balance sheets', 15),
+          paragraph(sentencesText(12, 'page 15'), 15),
+        ],
+        { pageCount: 15 },
+      ),
+      CONTEXT,
+      { chunkTokens: 400, overlapTokens: 40 },
+    )
+    const headed = (text: string) => chunks.filter((chunk) => chunk.text.startsWith(`${text}\n`))
+    expect(headed('Exhibit 10.4 Severance plan').map((chunk) => chunk.pageNumber)).toEqual(
+      pages.slice(0, 11).map(String),
+    )
+    expect(headed('Consolidated balance sheets').map((chunk) => chunk.pageNumber)).toEqual(['15'])
+    // Beyond its reach the prose stands alone.
+    expect(chunks.find((chunk) => chunk.pageNumber === '12')?.text).toMatch(/^Sentence 0 explains a rule about page 12/)
+  })
+
   it('keeps a chunk within its page, and gives a range when a small one spans pages', () => {
     const chunks = chunkDocument(
       doc(

@@ -19,6 +19,13 @@ interface Heading {
 const PATH_SEPARATOR = ' > '
 
 /**
+ * Pages a heading heads at most with no other heading after it. One misread from a page (an
+ * exhibit's title before an appendix whose headings are not told apart, a paragraph set large)
+ * would otherwise open every chunk of the hundred pages that follow, its words matching in all.
+ */
+const HEADING_REACH_PAGES = 10
+
+/**
  * The level below which headings only subdivide a section: the smallest level used more than
  * once, so a document whose single top heading is its title is cut at its next level.
  */
@@ -73,13 +80,18 @@ export class Chunker {
     yield* this.chunks.splice(0)
   }
 
-  private pathText(): string {
-    if (this.path.length === 0) return ''
-    const full = this.path.map((heading) => heading.text).join(PATH_SEPARATOR)
+  /** The headings over content on `page`: those within their reach of it. */
+  private pathText(page?: number): string {
+    const path =
+      page === undefined
+        ? this.path
+        : this.path.filter((heading) => heading.page === undefined || page - heading.page <= HEADING_REACH_PAGES)
+    if (path.length === 0) return ''
+    const full = path.map((heading) => heading.text).join(PATH_SEPARATOR)
     const limit = Math.floor(this.budget / 4)
     if (countTokens(full) <= limit) return full
     // A deep or verbose path would crowd out the content: keep its innermost heading only.
-    return truncateToTokens(this.path[this.path.length - 1]?.text ?? '', limit)
+    return truncateToTokens(path[path.length - 1]?.text ?? '', limit)
   }
 
   /** Tokens available to the units of the current chunk, given its prefix. */
@@ -88,8 +100,8 @@ export class Chunker {
     return Math.max(8, this.budget - (this.prefix ? this.prefixTokens + 1 : 0) - 2)
   }
 
-  private startChunk(): void {
-    this.prefix = this.pathText()
+  private startChunk(page: number | undefined): void {
+    this.prefix = this.pathText(page)
     this.prefixTokens = this.prefix ? countTokens(this.prefix) : 0
   }
 
@@ -128,7 +140,7 @@ export class Chunker {
     const text = cleanText(block.text)
     if (!text) return
     this.locate(block.page, block.sheet)
-    if (this.units.length === 0) this.startChunk()
+    if (this.units.length === 0) this.startChunk(block.page)
     // Measured against this chunk's room; push re-cuts a piece if a flush changes the prefix.
     const room = this.room()
     const tokens = measure(text, room)
@@ -162,7 +174,7 @@ export class Chunker {
   }
 
   private push(unit: Unit): void {
-    if (this.units.length === 0) this.startChunk()
+    if (this.units.length === 0) this.startChunk(unit.firstPage)
     const room = this.room()
     if (unit.tokens > room) {
       // Only when a flush changed the prefix since the unit was measured.
@@ -206,7 +218,7 @@ export class Chunker {
     if (!continued || emitted.length === 0) return
     const tail = overlapOf(emitted, this.overlap)
     if (!tail) return
-    this.startChunk()
+    this.startChunk(tail.firstPage)
     // The overlap never pushes the content that follows it out of the chunk.
     if (tail.tokens + 1 + nextTokens <= this.room()) this.push(tail)
   }
@@ -230,7 +242,7 @@ export class Chunker {
   private *table(block: TableBlock): Generator<Located> {
     this.flush(false)
     yield* this.chunks.splice(0)
-    for (const chunk of tableChunks(block, this.pathText() || (block.sheet ?? ''), this.budget)) {
+    for (const chunk of tableChunks(block, this.pathText(block.page) || (block.sheet ?? ''), this.budget)) {
       this.covered = true
       yield chunk
     }
@@ -238,7 +250,7 @@ export class Chunker {
 
   /** An image's chunks: after the pending prose when there is some, which surrounds the image. */
   private image(block: ImageBlock): void {
-    const chunks = imageChunks(block, this.pathText(), this.budget)
+    const chunks = imageChunks(block, this.pathText(block.page), this.budget)
     if (chunks.length === 0) return
     const target = this.units.length ? this.deferred : this.chunks
     for (const chunk of chunks) target.push(chunk)
