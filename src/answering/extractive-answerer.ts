@@ -26,6 +26,14 @@ import type { Answer, Answerer, AnswerInput } from './types.js'
  */
 const PHRASE_WEIGHT = 1
 
+/**
+ * A question's word is rare in the knowledge base when at most about one chunk in this many has it
+ * (its BM25 idf is at least the log of it): a company's name in capitals (`MGM`) that another
+ * company's filing mentions once or twice, not an abbreviation of the trade (`USD`, `GAAP`,
+ * `EBITDA`, in dozens of chunks of sixty filings).
+ */
+const RARE_ONE_IN = 2000
+
 /** A term that is a number (`2`, `2005`, `4.5`). */
 const NUMBER = /^\d[\d.,]*$/
 
@@ -129,8 +137,13 @@ export class ExtractiveAnswerer implements Answerer {
       for (const term of contexts[index] ?? []) terms.add(term)
       return terms
     })
-    const unseen = new Set(input.query?.terms.filter((_, index) => input.query?.frequencies[index] === 0))
-    const who = eligibleSources(sources, input.span, (term) => unseen.has(term))
+    const rare = new Set(
+      input.query?.terms.filter(
+        (_, index) =>
+          input.query?.frequencies[index] === 0 || (input.query?.weights[index] ?? 0) >= Math.log(RARE_ONE_IN),
+      ),
+    )
+    const who = eligibleSources(sources, input.span, (term) => rare.has(term))
     if (!who) return []
     const eligible = who.sources
 

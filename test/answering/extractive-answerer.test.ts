@@ -122,6 +122,32 @@ describe('extractive answerer: tables, spans and honesty', () => {
     expect(answer.cited).toEqual([])
   })
 
+  it('takes a word in capitals that only a few chunks in thousands have for a name no source is about', async () => {
+    const sources = [
+      chunk('initech', 'Initech revenue by region: the Americas region grew fastest in fiscal 2022, up 9 percent.', {
+        card: card('Initech Corp.', 'fiscal year ended December 31, 2022', '2022-12-31'),
+      }),
+    ]
+    const question = 'Which region had the best revenue performance for HOOLI in fiscal 2022?'
+    const span: DocumentSpan = { ...EMPTY_SPAN, unknownNames: questionNames(question, 'en') }
+    // Retrieval's view of the knowledge base (20,000 chunks): how many chunks hold each term.
+    const askWith = (hooliChunks: number) => {
+      const terms = ['region', 'best', 'revenu', 'perform', 'hooli', 'fiscal', '2022']
+      const frequencies = terms.map((term) => (term === 'hooli' ? hooliChunks : 400))
+      const weights = frequencies.map((df) => Math.log(1 + (20_000 - df + 0.5) / (df + 0.5)))
+      return answerer.answer({
+        ...ask(question, sources, span),
+        query: { terms, language: 'en', weights, frequencies },
+      })
+    }
+    // Another company's filing mentions them once: still someone no document is about.
+    expect((await askWith(1)).notFound).toBe(true)
+    // In dozens of chunks the word is the trade's abbreviation (like USD), not a name: the passage answers.
+    const common = await askWith(60)
+    expect(common.notFound).toBe(false)
+    expect(common.text).toContain('Americas region grew fastest')
+  })
+
   it('quotes one row per document of a trend, oldest period first, each labelled', async () => {
     const cards = {
       q1: card('Globex Inc.', 'quarter ended December 31, 2022', '2022-12-31'),
