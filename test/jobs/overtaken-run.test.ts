@@ -22,9 +22,12 @@ describe.each(storeModes())('%s: a run that an upload overtakes while it process
   async function completes(handler: IngestJobHandler, tenant: Tenant, id: string): Promise<boolean> {
     let completed = false
     // A job id of its own: the temporary copy is named after it, and processNow's lease names another.
-    const lease = { ...leaseFor(tenant.companyId, id, t.ctx.clock.now()), jobId: `overtaken-${id}` }
-    lease.completeIn = async () => {
-      completed = true
+    const lease = {
+      ...leaseFor(tenant.companyId, id, t.ctx.clock.now()),
+      jobId: `overtaken-${id}`,
+      completeIn: async () => {
+        completed = true
+      },
     }
     try {
       await handler.run(lease)
