@@ -18,9 +18,10 @@ import {
   tfBound,
 } from './bm25.js'
 import { refCode, refOfCode } from './chunk-ref.js'
-import { queryContext } from './context/boosts.js'
+import { contextBoosts } from './context/boosts.js'
 import { DocumentContextIndex } from './context/document-context.js'
-import { type DocumentSpan, documentSpan, EMPTY_SPAN } from './context/span.js'
+import { scopedSearch, spanWithMentions } from './context/mentions.js'
+import { type DocumentSpan, EMPTY_SPAN } from './context/span.js'
 import { retrievedChunk } from './retrieved-chunk.js'
 import type { AnalysedQuery, ExplainingRetriever, RetrievalResult, RetrievedChunk, SearchQuery } from './types.js'
 
@@ -154,7 +155,13 @@ export class LexicalRetriever implements ExplainingRetriever {
 
   async documentSpan(companyId: string, text: string, scope: readonly string[] | null): Promise<DocumentSpan> {
     const language = queryLanguage(text, corpusOf(await this.repository.indexedDocuments(companyId)))
-    return documentSpan(await this.documentContext(companyId), text, language, scope)
+    return spanWithMentions(
+      await this.documentContext(companyId),
+      text,
+      language,
+      scope,
+      scopedSearch(this, companyId, language),
+    )
   }
 
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {
@@ -183,7 +190,11 @@ export class LexicalRetriever implements ExplainingRetriever {
     const inScope = scope ? new Set(scope) : undefined
     const accept = (documentId: string) => !inScope || inScope.has(documentId)
     const maxScore = maxScoreOf(weights)
-    const { span, boosts } = queryContext(await this.documentContext(companyId), query, analysed)
+    const context = await this.documentContext(companyId)
+    const span =
+      query.span ??
+      (await spanWithMentions(context, query.text, language, scope, scopedSearch(this, companyId, language)))
+    const boosts = contextBoosts(context, { terms, scope, span })
     const boostOf = (documentId: string) => boosts.get(documentId) ?? 0
 
     let ranked: RankedChunk[]

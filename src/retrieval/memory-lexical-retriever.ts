@@ -1,8 +1,9 @@
 import type { ChunkHits, IndexFeed } from '../storage/ports/search.js'
 import { compareRanked, maxScoreOf, type RankedChunk } from './bm25.js'
-import { queryContext } from './context/boosts.js'
+import { contextBoosts } from './context/boosts.js'
 import type { DocumentContextIndex } from './context/document-context.js'
-import { type DocumentSpan, documentSpan, EMPTY_SPAN } from './context/span.js'
+import { scopedSearch, spanWithMentions } from './context/mentions.js'
+import { type DocumentSpan, EMPTY_SPAN } from './context/span.js'
 import { queryLanguage, queryTerms } from './lexical-retriever.js'
 import { IndexCache, type IndexCacheOptions } from './memory/index-cache.js'
 import { retrievedChunk } from './retrieved-chunk.js'
@@ -41,7 +42,8 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
   async documentSpan(companyId: string, text: string, scope: readonly string[] | null): Promise<DocumentSpan> {
     const index = await this.cache.get(companyId)
     if (!index) return this.deps.fallback.documentSpan(companyId, text, scope)
-    return documentSpan(index.context(), text, queryLanguage(text, index.corpus()), scope)
+    const language = queryLanguage(text, index.corpus())
+    return spanWithMentions(index.context(), text, language, scope, scopedSearch(this, companyId, language))
   }
 
   async retrieve(companyId: string, query: SearchQuery): Promise<RetrievalResult> {
@@ -54,7 +56,10 @@ export class MemoryLexicalRetriever implements ExplainingRetriever {
     if (terms.length === 0 || scope?.length === 0 || query.limit <= 0 || corpus.length === 0) {
       return { query: { terms, language, weights: [], frequencies: [] }, chunks: [], span: query.span ?? EMPTY_SPAN }
     }
-    const { span, boosts } = queryContext(index.context(), query, { terms, language })
+    const span =
+      query.span ??
+      (await spanWithMentions(index.context(), query.text, language, scope, scopedSearch(this, companyId, language)))
+    const boosts = contextBoosts(index.context(), { terms, scope, span })
     const { weights, frequencies, contenders } = index.score(terms, scope, query.limit, boosts)
     const analysed: AnalysedQuery = { terms, language, weights, frequencies }
     const rows = new Map(

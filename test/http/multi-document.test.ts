@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LexicalRetriever } from '../../src/retrieval/lexical-retriever.js'
 import { createTenant, type Tenant } from '../support/factories.js'
 import { uploadOk } from '../support/knowledge-base.js'
 import { processNow } from '../support/process-now.js'
@@ -107,5 +108,77 @@ describe.each(storeModes())('%s: questions over the documents their cards name',
     const body = await ask("What were Hooli's research and development expenses in the most recent quarter?")
     expect(body.sources).toEqual([])
     expect(body.text).toBe('The answer was not found in the knowledge base.')
+  })
+})
+
+/** A release whose card names no subject (as when its cover cannot be read): the name is only in its text. */
+function releaseWithoutSubject(quarterEnd: string, netSales: string): string {
+  const paragraph = (topic: string) =>
+    `Globex ${topic} in the quarter ended ${quarterEnd}, as lantern and lamp demand held in every region ` +
+    'where the company sells, and the teams kept shipping on time through the whole season.'
+  return [
+    `Quarterly update for the quarter ended ${quarterEnd}`,
+    '',
+    `Globex net sales for the quarter were ${netSales} million, the highest the company has reported.`,
+    '',
+    paragraph('opened two plants'),
+    '',
+    paragraph('hired four hundred engineers'),
+    '',
+    paragraph('paid down its revolving credit'),
+    '',
+    paragraph('renewed its supply contracts'),
+  ].join('\n')
+}
+
+describe.each(storeModes())('%s: a document whose card names no subject', (mode) => {
+  let t: TestApp
+  let tenant: Tenant
+  const ids = new Map<string, string>()
+
+  beforeAll(async () => {
+    t = await startTestApp(mode)
+    tenant = await createTenant(t)
+    const files = [
+      FILES[0],
+      FILES[1],
+      ['filing-006.md', releaseWithoutSubject('December 31, 2023', '5,120')],
+      // Another subject-less document that names Globex once, in passing.
+      ['filing-007.md', 'Supplier handbook\n\nParts are bought from Globex and from many other makers of lamps.'],
+    ] as const
+    for (const [name, text] of files) {
+      const id = await uploadOk(t, tenant, name, text, { fields: { path: '/filings' } })
+      await processNow(t, tenant, id)
+      ids.set(name, id)
+    }
+    for (const name of ['filing-006.md', 'filing-007.md']) {
+      const res = await t.request('PATCH', `/company/${tenant.companyId}/knowledge-base/${ids.get(name)}/metadata`, {
+        token: tenant.token,
+        json: { document_card: { subjects: [] } },
+      })
+      expect(res.status, res.text).toBe(200)
+    }
+  }, 120_000)
+  afterAll(() => t?.close())
+
+  it("counts among a subject's documents when its own text writes the name on several chunks", async () => {
+    const question = "What were Globex's net sales?"
+    const span = await t.ctx.retriever.documentSpan(tenant.companyId, question, null)
+    expect([...(span.subjects[0]?.documents ?? [])].sort()).toEqual(
+      [ids.get('filing-001.md'), ids.get('filing-006.md')].sort(),
+    )
+    // The store's retriever reads it the same as the in-memory index the service searches with.
+    const fromStore = await new LexicalRetriever(t.ctx.store.search).documentSpan(tenant.companyId, question, null)
+    expect(fromStore.subjects).toEqual(span.subjects)
+    const chat = await t.request('POST', '/chat', { token: tenant.token, json: { title: 'Filings' } })
+    const res = await t.request('POST', `/chat/${chat.body.id}/messages`, {
+      token: tenant.token,
+      json: { message: "What were Globex's net sales in the most recent quarter?" },
+    })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.sources.map((source: { object_name: string }) => source.object_name)).toEqual([
+      '/filings/filing-006.md',
+    ])
+    expect(res.body.text).toContain('5,120 million')
   })
 })

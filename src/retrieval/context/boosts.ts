@@ -1,7 +1,6 @@
 import { BM25_K1 } from '../bm25.js'
-import type { AnalysedQuery, SearchQuery } from '../types.js'
 import type { DocumentContextIndex } from './document-context.js'
-import { type DocumentSpan, documentSpan } from './span.js'
+import type { DocumentSpan } from './span.js'
 
 /**
  * How much a context match counts against a match in the chunk's own text. The context acts as
@@ -37,24 +36,23 @@ export function contextBoosts(context: DocumentContextIndex, query: ContextQuery
   for (const [id, match] of context.matches(query.terms, query.scope)) {
     boosts.set(id, CONTEXT_WEIGHT * match.weight)
   }
+  // A document without a subject of its own that writes a subject's name (mentions.ts) weighs as
+  // if its card held the name, unless its path already matched.
+  const matched = new Set(boosts.keys())
+  const asked = new Set(query.terms)
+  for (const subject of query.span.subjects) {
+    const weight = [...new Set(subject.name.terms)]
+      .filter((term) => asked.has(term))
+      .reduce((sum, term) => sum + context.weight(term), 0)
+    for (const id of subject.documents) {
+      if (matched.has(id) || (context.record(id)?.card?.subjects.length ?? 0) > 0) continue
+      boosts.set(id, (boosts.get(id) ?? 0) + CONTEXT_WEIGHT * weight)
+    }
+  }
   for (const [id, score] of query.span.periodScores) {
     if (inScope && !inScope.has(id)) continue
     boosts.set(id, (boosts.get(id) ?? 0) + PERIOD_WEIGHT * score)
   }
   for (const [id, boost] of boosts) boosts.set(id, (BM25_K1 + 1) * boost)
   return boosts
-}
-
-/**
- * The span of a query (the one it carries, or worked out from its text in its analysis language)
- * and the boosts it gives: what both lexical retrievers add to BM25, from the same context index.
- */
-export function queryContext(
-  context: DocumentContextIndex,
-  query: SearchQuery,
-  analysed: Pick<AnalysedQuery, 'terms' | 'language'>,
-): { span: DocumentSpan; boosts: Map<string, number> } {
-  const scope = query.scope.documentIds
-  const span = query.span ?? documentSpan(context, query.text, analysed.language, scope)
-  return { span, boosts: contextBoosts(context, { terms: analysed.terms, scope, span }) }
 }

@@ -33,6 +33,11 @@ export interface DocumentSpan {
   readonly unknownNames: readonly NamedThing[]
 }
 
+/** The documents without a subject of their own that write a name of the question (mentions.ts). */
+export type MentioningDocuments = (name: NamedThing) => readonly string[]
+
+const NO_MENTIONS: MentioningDocuments = () => []
+
 export const EMPTY_SPAN: DocumentSpan = {
   documents: [],
   spread: false,
@@ -65,21 +70,24 @@ function latestOf(context: DocumentContextIndex, ids: readonly string[]): readon
  * What a question names of the documents in scope (null: every searchable document), read from
  * their cards and paths: the subjects it names (its names matched against the documents' subjects,
  * file names and folders), the periods it names resolved against those subjects' documents (`the
- * most recent quarter` of that company), and the kinds it names as a preference. A pure function of
- * the context index and the question, so every store and process finds the same span.
+ * most recent quarter` of that company), and the kinds it names as a preference. A subject's
+ * documents also include those without a subject of their own that write its name (`mentioning`,
+ * mentions.ts). A pure function of the context index, the question and those mentions, so every
+ * store and process finds the same span.
  */
 export function documentSpan(
   context: DocumentContextIndex,
   question: string,
   language: string,
   scope: readonly string[] | null,
+  mentioning: MentioningDocuments = NO_MENTIONS,
 ): DocumentSpan {
   if (context.size === 0) return EMPTY_SPAN
   const subjects: NamedSubject[] = []
   const unknownNames: NamedThing[] = []
   for (const name of questionNames(question, language)) {
     const documents = context.documentsNamed(name.terms, scope)
-    if (documents.length > 0) subjects.push({ name, documents })
+    if (documents.length > 0) subjects.push({ name, documents: [...new Set([...documents, ...mentioning(name)])] })
     else unknownNames.push(name)
   }
   const periods = periodReferences(question)
