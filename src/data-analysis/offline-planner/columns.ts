@@ -1,5 +1,5 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
-import { ABBREVIATIONS, FRENCH_GLOSSARY } from './lexicon/headers.js'
+import { ABBREVIATIONS, FLAG_HEADER_VERBS, FRENCH_GLOSSARY } from './lexicon/headers.js'
 import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
 import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
 
@@ -35,6 +35,8 @@ export function columnVariants(column: ColumnSchema): Slot[][] {
   const cached = profileCache.get(column)
   if (cached) return cached
   const headerWords = words(splitHeader(column.name)).filter((word) => !FILLERS.has(word))
+  // "the legendary ones" for `is_legendary`: the header's verb is no word of the question's
+  if (headerWords.length > 1 && FLAG_HEADER_VERBS.has(headerWords[0] ?? '')) headerWords.shift()
   const variants: Slot[][] = [headerWords.map(slotOf)]
   if (headerWords.some((word) => ABBREVIATIONS[word] !== undefined)) {
     const expanded = headerWords.flatMap((word) => {
