@@ -6,7 +6,7 @@ import { createTable } from './offline-planner-support.js'
 
 /**
  * Issue 24, precision: what the planner must map before it answers, and what it must decline.
- * products.csv: a true/false flag, an abbreviated header, an identifier and a name of the same subject.
+ * products.csv: a true/false flag and headers cut short (`sp_price`, `lang`).
  */
 
 let instance: DuckDBInstance
@@ -25,13 +25,15 @@ beforeAll(async () => {
       ['product', 'text'],
       ['price', 'number'],
       ['is_featured', 'boolean'],
+      ['sp_price', 'number'],
+      ['lang', 'text'],
     ],
     [
-      ['lamp', 12, true],
-      ['chair', 5, false],
-      ['desk', 40, true],
-      ['shelf', 3, false],
-      ['stool', 20, true],
+      ['lamp', 12, true, 10, 'en'],
+      ['chair', 5, false, 4, 'fr'],
+      ['desk', 40, true, 30, 'fr'],
+      ['shelf', 3, false, 2, 'fr'],
+      ['stool', 20, true, 15, 'de'],
     ],
   )
   const planner = createOfflinePlanner()
@@ -53,5 +55,20 @@ describe('a true/false column said as an adjective is a condition', () => {
   it('declines rather than answer with the flag itself when the asked-for column is not named', async () => {
     const outcome = await ask('What colour is the most common among featured items?')
     expect(outcome.kind).toBe('declined')
+  })
+})
+
+describe('a header word cut short of the question word names its column', () => {
+  it('maps a two-letter cut beside a word said in full', async () => {
+    expect(await run('What are the 2 highest special prices?')).toEqual([30, 15])
+  })
+
+  it('maps a cut header alone', async () => {
+    expect(await run('Which language is the most common?')).toEqual(['fr'])
+  })
+
+  it('does not take a two-letter cut alone for a word', async () => {
+    const outcome = await ask('How many spectacular products are there?')
+    expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).not.toContain('sp_price')
   })
 })

@@ -1,4 +1,5 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
+import { abbreviates, LONGEST_ABBREVIATED_HEADER, SHORTEST_ALONE } from './header-abbreviations.js'
 import { ABBREVIATIONS, FLAG_HEADER_VERBS, FRENCH_GLOSSARY } from './lexicon/headers.js'
 import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
 import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
@@ -72,6 +73,8 @@ function spanAt(
   soleGeneric: ReadonlySet<string> = new Set(),
 ) {
   const used = new Set<number>()
+  // slots matched by a word the header abbreviates: weaker than the word itself
+  const cuts = new Set<number>()
   let last = -1
   for (let j = start; j < tokens.length; j++) {
     const token = tokens[j]
@@ -83,10 +86,22 @@ function spanAt(
       last = j
       continue
     }
+    const cut =
+      variant.length <= LONGEST_ABBREVIATED_HEADER
+        ? variant.findIndex((candidate, index) => !used.has(index) && abbreviates(candidate.word, token.text))
+        : -1
+    if (cut >= 0) {
+      used.add(cut)
+      cuts.add(cut)
+      last = j
+      continue
+    }
     if (FILLERS.has(token.text) && j > start) continue
     break
   }
   if (last < 0) return null
+  const shortCutAlone = [...cuts].some((index) => (variant[index]?.word.length ?? 0) < SHORTEST_ALONE)
+  if (shortCutAlone && cuts.size === used.size) return null
   const strongTotal = variant.filter((slot) => !slot.generic).length
   const strong = [...used].filter((index) => !variant[index]?.generic).length
   const weak = used.size - strong
@@ -99,7 +114,7 @@ function spanAt(
   if (strong === 0 && !(strongTotal === 0 && weak === variant.length) && !sole) return null
   if (sole) return { start, end: last, strength: 0.25, coverage: 0.5 }
   const coverage = strongTotal === 0 ? 1 : strong / strongTotal
-  return { start, end: last, strength: strong + weak * 0.25, coverage }
+  return { start, end: last, strength: strong + weak * 0.25 - cuts.size * 0.25, coverage }
 }
 
 /**
