@@ -72,3 +72,9 @@ describe('a header word cut short of the question word names its column', () => 
     expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).not.toContain('sp_price')
   })
 })
+
+describe('"the X of the most Y rows" ranks single rows, not a category total', () => {
+  it('answers each ranked row’s own value', async () => {
+    expect(await run('What are the languages of the 2 lowest priced items?')).toEqual(['fr', 'fr'])
+  })
+})

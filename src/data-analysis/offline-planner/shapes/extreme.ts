@@ -8,6 +8,7 @@ import type { ScalarFunction } from '../intent.js'
 import { ROW_RELATIVE_WORDS, SINGLE_ROW_WORDS, TOP_WORDS } from '../lexicon/superlatives.js'
 import { type Declined, declined, type Recognition } from '../recognition.js'
 import { intentOf } from './intent-of.js'
+import { ranksNamedRows } from './ranked-rows.js'
 
 /** How a superlative question ranks: what it ranks (a group or rows) and by what (a column or the count of rows). */
 interface Ranking {
@@ -39,7 +40,10 @@ function readRanking(g: Grounding, superlative: Superlative): Ranking {
     group,
     order,
     byCount: count >= 0 && !countNamesOrder,
-    perRow: g.tokens.some((t) => SINGLE_ROW_WORDS.has(t.text)) || superlative.hints.length > 0,
+    perRow:
+      g.tokens.some((t) => SINGLE_ROW_WORDS.has(t.text)) ||
+      superlative.hints.length > 0 ||
+      (order !== null && ranksNamedRows(g, superlative, order)),
   }
 }
 
