@@ -78,3 +78,16 @@ describe('"the X of the most Y rows" ranks single rows, not a category total', (
     expect(await run('What are the languages of the 2 lowest priced items?')).toEqual(['fr', 'fr'])
   })
 })
+
+describe('a superlative before a word no column names', () => {
+  it('declines, saying the word it could not map, rather than count rows', async () => {
+    const outcome = await ask('Which language has the most reviews?')
+    expect(outcome.kind === 'declined' ? outcome.reason : 'planned').toBe(
+      'the question ranks by "reviews", which could not be mapped to a column',
+    )
+  })
+
+  it('still counts rows when nothing follows the superlative but a preposition', async () => {
+    expect(await run('Which language appears the most in the dataset?')).toEqual(['fr'])
+  })
+})

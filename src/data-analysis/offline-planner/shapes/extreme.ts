@@ -9,6 +9,7 @@ import { ROW_RELATIVE_WORDS, SINGLE_ROW_WORDS, TOP_WORDS } from '../lexicon/supe
 import { type Declined, declined, type Recognition } from '../recognition.js'
 import { intentOf } from './intent-of.js'
 import { ranksNamedRows } from './ranked-rows.js'
+import { unmappedRankedWord } from './unmapped-measure.js'
 
 /** How a superlative question ranks: what it ranks (a group or rows) and by what (a column or the count of rows). */
 interface Ranking {
@@ -66,6 +67,8 @@ function rankGroups(g: Grounding, ranking: Ranking, group: ColumnSchema): Recogn
   const { direction } = ranking.superlative
   const { limit, wantsList } = g
   if (!order && !byCount) {
+    const unmapped = unmappedRankedWord(g, ranking.superlative)
+    if (unmapped) return declined(`the question ranks by "${unmapped}", which could not be mapped to a column`)
     // "which country has the most products": the group with the most rows
     return intentOf(g, { kind: 'mode', column: group, direction, limit }, resultOf(group, wantsList))
   }
