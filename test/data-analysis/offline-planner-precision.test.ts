@@ -6,7 +6,7 @@ import { createTable } from './offline-planner-support.js'
 
 /**
  * Issue 24, precision: what the planner must map before it answers, and what it must decline.
- * products.csv: a true/false flag and headers cut short (`sp_price`, `lang`).
+ * products.csv: a true/false flag, headers cut short (`sp_price`, `lang`), a seller's identifier and name.
  */
 
 let instance: DuckDBInstance
@@ -27,13 +27,15 @@ beforeAll(async () => {
       ['is_featured', 'boolean'],
       ['sp_price', 'number'],
       ['lang', 'text'],
+      ['seller_id', 'text'],
+      ['seller_name', 'text'],
     ],
     [
-      ['lamp', 12, true, 10, 'en'],
-      ['chair', 5, false, 4, 'fr'],
-      ['desk', 40, true, 30, 'fr'],
-      ['shelf', 3, false, 2, 'fr'],
-      ['stool', 20, true, 15, 'de'],
+      ['lamp', 12, true, 10, 'en', 's1', 'Ana'],
+      ['chair', 5, false, 4, 'fr', 's2', 'Ben'],
+      ['desk', 40, true, 30, 'fr', 's1', 'Ana'],
+      ['shelf', 3, false, 2, 'fr', 's3', 'Cy'],
+      ['stool', 20, true, 15, 'de', 's2', 'Ben'],
     ],
   )
   const planner = createOfflinePlanner()
@@ -41,7 +43,9 @@ beforeAll(async () => {
   run = async (question) => {
     const outcome = await ask(question)
     if (outcome.kind !== 'plan') throw new Error(`declined: ${outcome.reason}`)
-    return (await connection.runAndReadAll(outcome.plan.sql)).getRowsJS().map((row) => row[0])
+    return (await connection.runAndReadAll(outcome.plan.sql))
+      .getRowsJS()
+      .map(([value]) => (typeof value === 'bigint' ? Number(value) : value))
   }
 })
 
@@ -89,5 +93,18 @@ describe('a superlative before a word no column names', () => {
 
   it('still counts rows when nothing follows the superlative but a preposition', async () => {
     expect(await run('Which language appears the most in the dataset?')).toEqual(['fr'])
+  })
+})
+
+describe('a word that names an identifier and a name column equally', () => {
+  it('declines to answer with the values of either', async () => {
+    const outcome = await ask('Who are the sellers of the 2 most expensive items?')
+    expect(outcome.kind === 'declined' ? outcome.reason : 'planned').toBe(
+      '"sellers" names the identifier "seller_id" and "seller_name" equally, and the question asks for values',
+    )
+  })
+
+  it('still counts them', async () => {
+    expect(await run('How many unique sellers are there?')).toEqual([3])
   })
 })

@@ -17,6 +17,8 @@ export interface ColumnMention {
   readonly coverage: number
   /** Other columns the same words name almost as well (a numeric one may be wanted instead). */
   readonly alternatives?: readonly ColumnSchema[]
+  /** Columns of the same table the same words name exactly as well: the planner cannot choose. */
+  readonly ties?: readonly ColumnSchema[]
 }
 
 interface Slot {
@@ -171,7 +173,12 @@ export function findColumnMentions(
     const alternatives = rivals
       .filter((other) => other.table === candidate.table && other.coverage >= 0.5)
       .map((other) => other.column)
-    accepted.push(alternatives.length > 0 ? { ...candidate, alternatives } : candidate)
+    const sameWords = (other: ColumnMention) => other.start === candidate.start && other.end === candidate.end
+    const ties = rivals
+      .filter((other) => other.table === candidate.table && sameWords(other) && score(other) === score(candidate))
+      .map((other) => other.column)
+    const withAlternatives = alternatives.length > 0 ? { ...candidate, alternatives } : candidate
+    accepted.push(ties.length > 0 ? { ...withAlternatives, ties } : withAlternatives)
   }
   return accepted.sort((a, b) => a.start - b.start)
 }

@@ -11,6 +11,7 @@ import {
 } from './lexicon/question-forms.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
+import { tiedIdentifierAnswer } from './tied-identifier.js'
 import { wordMapping } from './word-mapping.js'
 
 /**
@@ -22,7 +23,11 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
   if (isDeclined(grounding)) return grounding
   for (const recognise of SHAPES) {
     const recognition = recognise(grounding)
-    if (recognition?.kind === 'intent') return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
+    if (recognition?.kind === 'intent') {
+      const tied = tiedIdentifierAnswer(grounding, recognition.intent)
+      if (tied) return tied
+      return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
+    }
     if (recognition) return recognition
   }
   return declined(
