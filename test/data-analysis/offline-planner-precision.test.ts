@@ -29,13 +29,14 @@ beforeAll(async () => {
       ['lang', 'text'],
       ['seller_id', 'text'],
       ['seller_name', 'text'],
+      ['seller_is_verified', 'boolean'],
     ],
     [
-      ['lamp', 12, true, 10, 'en', 's1', 'Ana'],
-      ['chair', 5, false, 4, 'fr', 's2', 'Ben'],
-      ['desk', 40, true, 30, 'fr', 's1', 'Ana'],
-      ['shelf', 3, false, 2, 'fr', 's3', 'Cy'],
-      ['stool', 20, true, 15, 'de', 's2', 'Ben'],
+      ['lamp', 12, true, 10, 'en', 's1', 'Ana', true],
+      ['chair', 5, false, 4, 'fr', 's2', 'Ben', false],
+      ['desk', 40, true, 30, 'fr', 's1', 'Ana', true],
+      ['shelf', 3, false, 2, 'fr', 's3', 'Cy', true],
+      ['stool', 20, true, 15, 'de', 's2', 'Ben', false],
     ],
   )
   const planner = createOfflinePlanner()
@@ -106,5 +107,12 @@ describe('a word that names an identifier and a name column equally', () => {
 
   it('still counts them', async () => {
     expect(await run('How many unique sellers are there?')).toEqual([3])
+  })
+})
+
+describe('the verb inside a short header is no word of the question', () => {
+  it('does not take "is" for `seller_is_verified`', async () => {
+    const outcome = await ask('What is the highest price?')
+    expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).not.toContain('seller_is_verified')
   })
 })

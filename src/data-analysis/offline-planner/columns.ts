@@ -1,6 +1,6 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
-import { abbreviates, LONGEST_ABBREVIATED_HEADER, SHORTEST_ALONE } from './header-abbreviations.js'
-import { ABBREVIATIONS, FLAG_HEADER_VERBS, FRENCH_GLOSSARY } from './lexicon/headers.js'
+import { abbreviates, SHORTEST_ALONE } from './header-abbreviations.js'
+import { ABBREVIATIONS, FLAG_HEADER_VERBS, FRENCH_GLOSSARY, LONGEST_CODE_HEADER } from './lexicon/headers.js'
 import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
 import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
 
@@ -37,9 +37,13 @@ function slotOf(word: string): Slot {
 export function columnVariants(column: ColumnSchema): Slot[][] {
   const cached = profileCache.get(column)
   if (cached) return cached
-  const headerWords = words(splitHeader(column.name)).filter((word) => !FILLERS.has(word))
-  // "the legendary ones" for `is_legendary`: the header's verb is no word of the question's
-  if (headerWords.length > 1 && FLAG_HEADER_VERBS.has(headerWords[0] ?? '')) headerWords.shift()
+  const said = words(splitHeader(column.name))
+  const allWords = said.filter((word) => !FILLERS.has(word))
+  // `is_legendary`, `host_is_superhost`: a code's verb is no word of the question's ("what is …");
+  // a header that is a sentence ("What is your age?") keeps its words
+  const nonVerbs = allWords.filter((word) => !FLAG_HEADER_VERBS.has(word))
+  const isCode = said.length <= LONGEST_CODE_HEADER && nonVerbs.length > 0
+  const headerWords = isCode ? nonVerbs : allWords
   const variants: Slot[][] = [headerWords.map(slotOf)]
   if (headerWords.some((word) => ABBREVIATIONS[word] !== undefined)) {
     const expanded = headerWords.flatMap((word) => {
@@ -89,7 +93,7 @@ function spanAt(
       continue
     }
     const cut =
-      variant.length <= LONGEST_ABBREVIATED_HEADER
+      variant.length <= LONGEST_CODE_HEADER
         ? variant.findIndex((candidate, index) => !used.has(index) && abbreviates(candidate.word, token.text))
         : -1
     if (cut >= 0) {

@@ -12,9 +12,6 @@ const LETTERS_LEFT_OUT = 3
 /** A two-letter cut names too many words alone: it counts only beside a header word said in full. */
 export const SHORTEST_ALONE = 3
 
-/** Headers of more words are sentences (a survey's question), not codes: their words are not cut short. */
-export const LONGEST_ABBREVIATED_HEADER = 3
-
 export function abbreviates(headerWord: string, questionWord: string): boolean {
   if (headerWord.length < 2 || !/^\p{L}+$/u.test(headerWord) || !/^\p{L}+$/u.test(questionWord)) return false
   if (GENERIC_WORDS.has(headerWord) || FILLERS.has(headerWord)) return false
