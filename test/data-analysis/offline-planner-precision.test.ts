@@ -116,3 +116,16 @@ describe('the verb inside a short header is no word of the question', () => {
     expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).not.toContain('seller_is_verified')
   })
 })
+
+describe('"where" before a verb asks for a name even after a clause', () => {
+  it('declines a number for "…, where should I buy?"', async () => {
+    const outcome = await ask('If I want the cheapest price, where should I buy?')
+    expect(outcome.kind === 'declined' ? outcome.reason : 'planned').toBe(
+      'the question asks which one, but the planner could only compute a number for it',
+    )
+  })
+
+  it('still answers a number when "where" opens a relative clause', async () => {
+    expect(await run('How many items are there where the price is above 10?')).toEqual([3])
+  })
+})

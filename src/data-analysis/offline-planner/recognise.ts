@@ -3,6 +3,7 @@ import { slotsNameStatistics } from './cues/slots.js'
 import type { Cues } from './cues/types.js'
 import { ground } from './grounding/index.js'
 import {
+  ASKING_VERBS,
   ASKS_NAME_OPENERS,
   DEFINITE_ARTICLES,
   FRENCH_WHICH_OPENERS,
@@ -42,8 +43,12 @@ const STATISTIC_RESULTS: ReadonlySet<ResultType> = new Set(['number', 'values'])
 function asksForName(cues: Cues): boolean {
   const { tokens } = cues
   const first = tokens[0]?.text ?? ''
+  // "If I …, where should I move?": "where" before a verb asks after a clause; "the countries where
+  // groceries are …" is a relative clause and asks nothing
+  const whereAsked = tokens.some((t, i) => t.text === 'where' && ASKING_VERBS.has(tokens[i + 1]?.text ?? ''))
   return (
     ASKS_NAME_OPENERS.has(first) ||
+    whereAsked ||
     (FRENCH_WHICH_OPENERS.has(first) && !FRENCH_WHICH_VERBS.has(tokens[1]?.text ?? '')) ||
     tokens.slice(0, 6).some((t, i) => NAME_NOUNS.has(t.text) && DEFINITE_ARTICLES.has(tokens[i - 1]?.text ?? ''))
   )
