@@ -129,3 +129,16 @@ describe('"where" before a verb asks for a name even after a clause', () => {
     expect(await run('How many items are there where the price is above 10?')).toEqual([3])
   })
 })
+
+describe('a superlative whose next word names nothing, before a column further on', () => {
+  it('declines rather than rank by the later column', async () => {
+    const outcome = await ask('What are the 2 highest shipping prices?')
+    expect(outcome.kind === 'declined' ? outcome.reason : 'planned').toBe(
+      'the question ranks by "shipping", which could not be mapped to a column',
+    )
+  })
+
+  it('ranks by the column named right after it', async () => {
+    expect(await run('What are the 2 highest prices?')).toEqual([40, 20])
+  })
+})
