@@ -39,7 +39,7 @@ export function columnVariants(column: ColumnSchema): Slot[][] {
   if (cached) return cached
   const said = words(splitHeader(column.name))
   const allWords = said.filter((word) => !FILLERS.has(word))
-  // `is_legendary`, `host_is_superhost`: a code's verb is no word of the question's ("what is …");
+  // `is_featured`, `seller_is_verified`: a code's verb is no word of the question's ("what is …");
   // a header that is a sentence ("What is your age?") keeps its words
   const nonVerbs = allWords.filter((word) => !FLAG_HEADER_VERBS.has(word))
   const isCode = said.length <= LONGEST_CODE_HEADER && nonVerbs.length > 0

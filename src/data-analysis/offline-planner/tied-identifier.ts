@@ -8,7 +8,7 @@ import { type Declined, declined } from './recognition.js'
 const VALUE_RESULTS = new Set(['category', 'list[category]'])
 
 /**
- * "Who are the authors …" names `author_id` and `author_name` exactly as well: the shorter header
+ * "Who are the sellers …" names `seller_id` and `seller_name` exactly as well: the shorter header
  * wins the tie, and an identifier is then answered where a name was asked for. Counting them
  * is safe (one per subject either way); answering with their values is not, so the planner
  * declines and says which columns the word named.

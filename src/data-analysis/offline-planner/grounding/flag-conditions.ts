@@ -5,11 +5,11 @@ import { FLAG_NEGATIONS } from '../lexicon/question-forms.js'
 import { FILLERS } from '../lexicon/vague-words.js'
 import type { ConditionContext, Conditions } from './condition-context.js'
 
-/** Words after a flag's name that make it a predicate ("… is legendary or not"), not an adjective. */
+/** Words after a flag's name that make it a predicate ("… is featured or not"), not an adjective. */
 const NOT_A_NOUN = new Set(['is', 'are', 'was', 'were', 'or', 'and', 'has', 'have', 'than', 'status', 'flag'])
 
 /**
- * The flag said as an adjective of the rows' noun ("legendary Pokémon", "smoker patients"): the
+ * The flag said as an adjective of the rows' noun ("featured products", "smoker patients"): the
  * word after it is a plain word that no column, value or cue took.
  */
 function qualifiesNoun(context: ConditionContext, mention: ColumnMention): boolean {

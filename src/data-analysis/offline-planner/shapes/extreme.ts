@@ -160,7 +160,7 @@ export function recogniseExtreme(g: Grounding): Recognition | null {
   if (ranking.group) return rankGroups(g, ranking, ranking.group)
   if (!ranking.order)
     return declined('the question asks for a highest or lowest value but names no numeric column to rank by')
-  // "the best shot at getting into the university": what "best" qualifies is not the column found further on
+  // "the highest shipping prices": what "highest" qualifies is not the column found further on
   const unmapped = g.superlative.hints.length === 0 && !g.byMeasure ? unmappedRankedWord(g, g.superlative) : null
   if (unmapped) return declined(`the question ranks by "${unmapped}", which could not be mapped to a column`)
   return rankRows(g, ranking, ranking.order)

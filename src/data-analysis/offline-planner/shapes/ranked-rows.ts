@@ -8,7 +8,7 @@ import { FILLERS } from '../lexicon/vague-words.js'
 const BEFORE_SUPERLATIVE = new Set(['the', 'top', 'les', 'le', 'la'])
 
 /**
- * "the language of the most favorited post", "the authors of the 3 most retweeted posts": the
+ * "the city of the most expensive order", "the sellers of the 3 most reviewed items": the
  * superlative and its column qualify a noun no column names (the table's rows), and what is asked
  * for is that row's attribute ("… of the"), so single rows are ranked, not a category's total.
  */

@@ -4,9 +4,9 @@ import { FILLERS, GENERIC_WORDS } from '../lexicon/vague-words.js'
 
 /**
  * The word a superlative ranks by when no column took it: "the post with the most words" ranks
- * by a count the table may not hold, and "the best shot at getting into the university" by
- * something the later column `University Rating` is not. Reading either as the number of rows or
- * as that later column answers another question. Null when the word right after the superlative
+ * by a count the table may not hold, and "the highest shipping prices" by something the later
+ * column `price` is not. Reading either as the number of rows or as that later column answers
+ * another question. Null when the word right after the superlative
  * is a column's, a value's, a cue's, a vague word or no plain word.
  */
 export function unmappedRankedWord(g: Grounding, superlative: Superlative): string | null {
