@@ -142,3 +142,16 @@ describe('a superlative whose next word names nothing, before a column further o
     expect(await run('What are the 2 highest prices?')).toEqual([40, 20])
   })
 })
+
+describe('a negation no condition reads', () => {
+  it('declines, naming the word', async () => {
+    const outcome = await ask('List the languages of items that are not on sale.')
+    expect(outcome.kind === 'declined' ? outcome.reason : 'planned').toBe(
+      'the question says "not", but no condition could be tied to it',
+    )
+  })
+
+  it('still answers when a condition reads it', async () => {
+    expect(await run('How many items are not featured?')).toEqual([2])
+  })
+})

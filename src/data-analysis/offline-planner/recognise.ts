@@ -13,6 +13,7 @@ import {
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
 import { tiedIdentifierAnswer } from './tied-identifier.js'
+import { unreadNegation } from './unread-negation.js'
 import { wordMapping } from './word-mapping.js'
 
 /**
@@ -25,8 +26,10 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
   for (const recognise of SHAPES) {
     const recognition = recognise(grounding)
     if (recognition?.kind === 'intent') {
-      const tied = tiedIdentifierAnswer(grounding, recognition.intent)
-      if (tied) return tied
+      // what the plan would leave out of the question: decline instead (docs/data-analysis.md, "When it declines")
+      const unsure =
+        tiedIdentifierAnswer(grounding, recognition.intent) ?? unreadNegation(grounding, recognition.intent)
+      if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }
     if (recognition) return recognition
