@@ -23,8 +23,9 @@ export function entityColumn(table: TableSchema): ColumnSchema | null {
   return [...text].sort((a, b) => b.distinctCount - a.distinctCount)[0] ?? null
 }
 
-/** A 0/1 column: a yes/no flag named as a condition ("applicants with research experience"). */
+/** A 0/1 or true/false column: a yes/no flag named as a condition ("applicants with research experience"). */
 export function isFlag(column: ColumnSchema): boolean {
+  if (column.type === 'boolean') return true
   return isNumeric(column) && column.distinctCount === 2 && column.min === 0 && column.max === 1
 }
 

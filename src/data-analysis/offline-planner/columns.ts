@@ -1,5 +1,6 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
-import { ABBREVIATIONS, FRENCH_GLOSSARY } from './lexicon/headers.js'
+import { abbreviates, SHORTEST_ALONE } from './header-abbreviations.js'
+import { ABBREVIATIONS, FLAG_HEADER_VERBS, FRENCH_GLOSSARY, LONGEST_CODE_HEADER } from './lexicon/headers.js'
 import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
 import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
 
@@ -16,6 +17,8 @@ export interface ColumnMention {
   readonly coverage: number
   /** Other columns the same words name almost as well (a numeric one may be wanted instead). */
   readonly alternatives?: readonly ColumnSchema[]
+  /** Columns of the same table the same words name exactly as well: the planner cannot choose. */
+  readonly ties?: readonly ColumnSchema[]
 }
 
 interface Slot {
@@ -34,7 +37,13 @@ function slotOf(word: string): Slot {
 export function columnVariants(column: ColumnSchema): Slot[][] {
   const cached = profileCache.get(column)
   if (cached) return cached
-  const headerWords = words(splitHeader(column.name)).filter((word) => !FILLERS.has(word))
+  const said = words(splitHeader(column.name))
+  const allWords = said.filter((word) => !FILLERS.has(word))
+  // `is_featured`, `seller_is_verified`: a code's verb is no word of the question's ("what is …");
+  // a header that is a sentence ("What is your age?") keeps its words
+  const nonVerbs = allWords.filter((word) => !FLAG_HEADER_VERBS.has(word))
+  const isCode = said.length <= LONGEST_CODE_HEADER && nonVerbs.length > 0
+  const headerWords = isCode ? nonVerbs : allWords
   const variants: Slot[][] = [headerWords.map(slotOf)]
   if (headerWords.some((word) => ABBREVIATIONS[word] !== undefined)) {
     const expanded = headerWords.flatMap((word) => {
@@ -70,6 +79,8 @@ function spanAt(
   soleGeneric: ReadonlySet<string> = new Set(),
 ) {
   const used = new Set<number>()
+  // slots matched by a word the header abbreviates: weaker than the word itself
+  const cuts = new Set<number>()
   let last = -1
   for (let j = start; j < tokens.length; j++) {
     const token = tokens[j]
@@ -81,10 +92,22 @@ function spanAt(
       last = j
       continue
     }
+    const cut =
+      variant.length <= LONGEST_CODE_HEADER
+        ? variant.findIndex((candidate, index) => !used.has(index) && abbreviates(candidate.word, token.text))
+        : -1
+    if (cut >= 0) {
+      used.add(cut)
+      cuts.add(cut)
+      last = j
+      continue
+    }
     if (FILLERS.has(token.text) && j > start) continue
     break
   }
   if (last < 0) return null
+  const shortCutAlone = [...cuts].some((index) => (variant[index]?.word.length ?? 0) < SHORTEST_ALONE)
+  if (shortCutAlone && cuts.size === used.size) return null
   const strongTotal = variant.filter((slot) => !slot.generic).length
   const strong = [...used].filter((index) => !variant[index]?.generic).length
   const weak = used.size - strong
@@ -97,7 +120,7 @@ function spanAt(
   if (strong === 0 && !(strongTotal === 0 && weak === variant.length) && !sole) return null
   if (sole) return { start, end: last, strength: 0.25, coverage: 0.5 }
   const coverage = strongTotal === 0 ? 1 : strong / strongTotal
-  return { start, end: last, strength: strong + weak * 0.25, coverage }
+  return { start, end: last, strength: strong + weak * 0.25 - cuts.size * 0.25, coverage }
 }
 
 /**
@@ -154,7 +177,12 @@ export function findColumnMentions(
     const alternatives = rivals
       .filter((other) => other.table === candidate.table && other.coverage >= 0.5)
       .map((other) => other.column)
-    accepted.push(alternatives.length > 0 ? { ...candidate, alternatives } : candidate)
+    const sameWords = (other: ColumnMention) => other.start === candidate.start && other.end === candidate.end
+    const ties = rivals
+      .filter((other) => other.table === candidate.table && sameWords(other) && score(other) === score(candidate))
+      .map((other) => other.column)
+    const withAlternatives = alternatives.length > 0 ? { ...candidate, alternatives } : candidate
+    accepted.push(ties.length > 0 ? { ...withAlternatives, ties } : withAlternatives)
   }
   return accepted.sort((a, b) => a.start - b.start)
 }

@@ -3,6 +3,7 @@ import { slotsNameStatistics } from './cues/slots.js'
 import type { Cues } from './cues/types.js'
 import { ground } from './grounding/index.js'
 import {
+  ASKING_VERBS,
   ASKS_NAME_OPENERS,
   DEFINITE_ARTICLES,
   FRENCH_WHICH_OPENERS,
@@ -11,6 +12,8 @@ import {
 } from './lexicon/question-forms.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
+import { tiedIdentifierAnswer } from './tied-identifier.js'
+import { unreadNegation } from './unread-negation.js'
 import { wordMapping } from './word-mapping.js'
 
 /**
@@ -22,7 +25,13 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
   if (isDeclined(grounding)) return grounding
   for (const recognise of SHAPES) {
     const recognition = recognise(grounding)
-    if (recognition?.kind === 'intent') return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
+    if (recognition?.kind === 'intent') {
+      // what the plan would leave out of the question: decline instead (docs/data-analysis.md, "When it declines")
+      const unsure =
+        tiedIdentifierAnswer(grounding, recognition.intent) ?? unreadNegation(grounding, recognition.intent)
+      if (unsure) return unsure
+      return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
+    }
     if (recognition) return recognition
   }
   return declined(
@@ -37,8 +46,12 @@ const STATISTIC_RESULTS: ReadonlySet<ResultType> = new Set(['number', 'values'])
 function asksForName(cues: Cues): boolean {
   const { tokens } = cues
   const first = tokens[0]?.text ?? ''
+  // "If I …, where should I move?": "where" before a verb asks after a clause; "the countries where
+  // groceries are …" is a relative clause and asks nothing
+  const whereAsked = tokens.some((t, i) => t.text === 'where' && ASKING_VERBS.has(tokens[i + 1]?.text ?? ''))
   return (
     ASKS_NAME_OPENERS.has(first) ||
+    whereAsked ||
     (FRENCH_WHICH_OPENERS.has(first) && !FRENCH_WHICH_VERBS.has(tokens[1]?.text ?? '')) ||
     tokens.slice(0, 6).some((t, i) => NAME_NOUNS.has(t.text) && DEFINITE_ARTICLES.has(tokens[i - 1]?.text ?? ''))
   )

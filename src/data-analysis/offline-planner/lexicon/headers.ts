@@ -110,6 +110,11 @@ export const FRENCH_GLOSSARY: Readonly<Record<string, string>> = {
   pages: 'pages',
 }
 
+/** The verb before a yes/no header's subject (`is_featured`, `has_garage`): not said in questions. */
+export const FLAG_HEADER_VERBS = new Set(['is', 'has', 'have', 'was', 'est'])
+/** Headers of more words are sentences (a survey's question), not codes (`host_is_superhost`, `sp_defense`). */
+export const LONGEST_CODE_HEADER = 3
+
 /** Headers of identifiers: counted as different values, never summed or ranked by. */
 export const ID_HEADER = /\b(id|code|serial|rownames|identifier)\b/
 /** Headers of the column a "who"/"which one" question is about, on the folded, split header. */

@@ -27,6 +27,26 @@ export const BOOLEAN_OPENERS = new Set([
   'ont',
 ])
 
+/** Verbs right after a question word that asks ("where should I …", "where is …"), English only. */
+export const ASKING_VERBS = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'do',
+  'does',
+  'did',
+  'can',
+  'could',
+  'would',
+  'will',
+  'should',
+  'shall',
+  'must',
+  'might',
+  'may',
+])
+
 export const LIST_OPENERS = [
   'list',
   'liste',

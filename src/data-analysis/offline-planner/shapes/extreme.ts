@@ -8,6 +8,8 @@ import type { ScalarFunction } from '../intent.js'
 import { ROW_RELATIVE_WORDS, SINGLE_ROW_WORDS, TOP_WORDS } from '../lexicon/superlatives.js'
 import { type Declined, declined, type Recognition } from '../recognition.js'
 import { intentOf } from './intent-of.js'
+import { ranksNamedRows } from './ranked-rows.js'
+import { unmappedRankedWord } from './unmapped-measure.js'
 
 /** How a superlative question ranks: what it ranks (a group or rows) and by what (a column or the count of rows). */
 interface Ranking {
@@ -39,7 +41,10 @@ function readRanking(g: Grounding, superlative: Superlative): Ranking {
     group,
     order,
     byCount: count >= 0 && !countNamesOrder,
-    perRow: g.tokens.some((t) => SINGLE_ROW_WORDS.has(t.text)) || superlative.hints.length > 0,
+    perRow:
+      g.tokens.some((t) => SINGLE_ROW_WORDS.has(t.text)) ||
+      superlative.hints.length > 0 ||
+      (order !== null && ranksNamedRows(g, superlative, order)),
   }
 }
 
@@ -62,6 +67,8 @@ function rankGroups(g: Grounding, ranking: Ranking, group: ColumnSchema): Recogn
   const { direction } = ranking.superlative
   const { limit, wantsList } = g
   if (!order && !byCount) {
+    const unmapped = unmappedRankedWord(g, ranking.superlative)
+    if (unmapped) return declined(`the question ranks by "${unmapped}", which could not be mapped to a column`)
     // "which country has the most products": the group with the most rows
     return intentOf(g, { kind: 'mode', column: group, direction, limit }, resultOf(group, wantsList))
   }
@@ -153,5 +160,8 @@ export function recogniseExtreme(g: Grounding): Recognition | null {
   if (ranking.group) return rankGroups(g, ranking, ranking.group)
   if (!ranking.order)
     return declined('the question asks for a highest or lowest value but names no numeric column to rank by')
+  // "the highest shipping prices": what "highest" qualifies is not the column found further on
+  const unmapped = g.superlative.hints.length === 0 && !g.byMeasure ? unmappedRankedWord(g, g.superlative) : null
+  if (unmapped) return declined(`the question ranks by "${unmapped}", which could not be mapped to a column`)
   return rankRows(g, ranking, ranking.order)
 }

@@ -1,0 +1,23 @@
+import type { Superlative } from '../cues/types.js'
+import type { Grounding } from '../grounding/grounding.js'
+import { FILLERS, GENERIC_WORDS } from '../lexicon/vague-words.js'
+
+/**
+ * The word a superlative ranks by when no column took it: "the post with the most words" ranks
+ * by a count the table may not hold, and "the highest shipping prices" by something the later
+ * column `price` is not. Reading either as the number of rows or as that later column answers
+ * another question. Null when the word right after the superlative
+ * is a column's, a value's, a cue's, a vague word or no plain word.
+ */
+export function unmappedRankedWord(g: Grounding, superlative: Superlative): string | null {
+  if (superlative.mode) return null
+  // only the word right after it: "the most in the dataset", "the most to the list" rank by rows
+  const at = superlative.index + 1
+  const token = g.tokens[at]
+  if (!token || token.number !== null || !/^\p{L}+$/u.test(token.text) || g.cues.used.has(at)) return null
+  // "the highest number of …" counts rows
+  if (GENERIC_WORDS.has(token.text) || FILLERS.has(token.text)) return null
+  const taken = (span: { start: number; end: number }) => span.start <= at && at <= span.end
+  if (g.mentions.some(taken) || g.valueMentions.some(taken)) return null
+  return token.text
+}
