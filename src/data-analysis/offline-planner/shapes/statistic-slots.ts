@@ -11,6 +11,10 @@ function slotFit(slotWords: readonly string[], item: StatisticItem): [number, nu
   return [statistic, columns]
 }
 
+function verdictFit(isVerdict: boolean, item: StatisticItem): [number, number] {
+  return isVerdict && item.stat === 'verdict' ? [1, 0] : [0, 0]
+}
+
 /** `p90`, `percentile_90`, `q3` (third quartile): a number in the slot's name must be the item's percentile. */
 function percentileFits(slotWords: readonly string[], percentile: number | null): boolean {
   const numbers = slotWords.filter((word) => /^\d+$/.test(word)).map(Number)
@@ -24,13 +28,22 @@ function percentileFits(slotWords: readonly string[], percentile: number | null)
  * takes the item its words name best (the statistic first, the column to tell two means apart).
  * A slot no item fits, or two items fit equally, is the reason the planner declines.
  */
-export function slotOwners(slots: readonly string[], items: readonly StatisticItem[]): StatisticItem[] | string {
+export function slotOwners(
+  slots: readonly string[],
+  items: readonly StatisticItem[],
+  verdictSlots: ReadonlyMap<string, unknown>,
+): StatisticItem[] | string {
   const owned: StatisticItem[] = []
   for (const slot of slots) {
     const slotWords = wordsOf(slot)
+    // A slot offering two answers takes the verdict, and only it.
+    const isVerdict = verdictSlots.has(slot)
     const scored = items
       .filter((item) => !owned.some((taken) => taken.stat === item.stat && taken.columns === item.columns))
-      .map((item) => ({ item, score: slotFit(slotWords, item) }))
+      .map((item) => ({
+        item,
+        score: isVerdict || item.stat === 'verdict' ? verdictFit(isVerdict, item) : slotFit(slotWords, item),
+      }))
       .filter(({ score }) => score[0] > 0)
       .sort((a, b) => b.score[0] - a.score[0] || b.score[1] - a.score[1])
     const [best, next] = scored

@@ -1,14 +1,19 @@
 import type { ColumnSchema } from '../../types.js'
 import { findPhrase } from '../cues/phrases.js'
-import { namedBySlots } from '../cues/slots.js'
+import { namedBySlots, wordsOf } from '../cues/slots.js'
 import type { StatisticCue } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
-import type { StatisticItem, StatisticsMethod } from '../intent.js'
+import type { StatisticItem, StatisticsMethod, StatisticsTest } from '../intent.js'
 import {
+  CORRELATION_VERDICT_WORDS,
+  DEFAULT_VERDICTS,
   EVERY_COLUMN_PHRASES,
+  NORMALITY_VERDICT_WORDS,
   OWN_STATISTICS,
   REMOVAL_WORDS,
   type Statistic,
+  TEST_STATISTICS,
+  TRUE_WORDS,
   WHOLE_TABLE_WORDS,
 } from '../lexicon/statistics.js'
 import { declined, type Recognition } from '../recognition.js'
@@ -49,17 +54,37 @@ const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
   sum: 'sum',
   range: 'range',
   growth: 'growth_percent',
+  pvalue: 'p_value',
+  test_statistic: 'test_statistic',
+  verdict: 'verdict',
 }
 
-/** The statistics asked for, a regression asked as such made its slope, intercept and r². */
+/** The statistics asked for, a regression asked as such made its slope, intercept and r², a test its p-value, statistic and verdict. */
 function requestedCues(g: Grounding): StatisticCue[] {
-  const { statistics } = g.cues
+  const { statistics, test } = g.cues
   const cues = statistics.requested.filter((cue) => !insideMention(cue, g.mentions))
   const regression = statistics.regression
   if (regression && !cues.some((cue) => REGRESSION.includes(cue.stat))) {
     cues.push(...REGRESSION.map((stat) => ({ ...regression, stat })))
   }
-  return cues
+  if (test && test.kind !== 'unnamed') {
+    const at = cues.find((cue) => cue.stat === 'pvalue') ?? { index: -1, end: -1, percentile: null }
+    for (const stat of TEST_STATISTICS) {
+      if (stat === 'test_statistic' && test.kind === 'correlation') continue
+      if (!cues.some((cue) => cue.stat === stat)) cues.push({ ...at, stat })
+    }
+  }
+  return cues.filter((cue) => !TEST_STATISTICS.includes(cue.stat) || (test && test.kind !== 'unnamed'))
+}
+
+/** Whether the answer format asks for a statistic: a verdict by a slot with two answers, the others by their words in the other slots' names. */
+function namedByFormat(g: Grounding, stat: Statistic): boolean {
+  const { slots, slotOptions } = g.cues
+  if (stat === 'verdict') return slots.some((slot) => slotOptions.has(slot))
+  return namedBySlots(
+    slots.filter((slot) => !slotOptions.has(slot)),
+    stat,
+  )
 }
 
 /**
@@ -73,7 +98,7 @@ function requestedCues(g: Grounding): StatisticCue[] {
 export function recogniseStatistics(g: Grounding): Recognition | null {
   const { statistics, slots, decimals } = g.cues
   // With an answer format, what its slots name is what is asked ("ignore outliers" asks for none).
-  const cues = requestedCues(g).filter((cue) => slots.length === 0 || namedBySlots(slots, cue.stat))
+  const cues = requestedCues(g).filter((cue) => slots.length === 0 || namedByFormat(g, cue.stat))
   if (cues.length === 0) return null
   const kinds = new Set(cues.map((cue) => cue.stat))
   const own = [...kinds].some((stat) => OWN_STATISTICS.has(stat))
@@ -102,7 +127,10 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     if (cue.stat === 'outliers' && !statistics.outliers)
       return declined('the question asks for outliers without the rule that finds them (IQR or z-score)')
     let columns: readonly ColumnSchema[]
-    if (PAIRED.has(cue.stat)) {
+    if (TEST_STATISTICS.includes(cue.stat) && g.cues.test?.kind === 'correlation') {
+      // The correlation's own columns, set once it is read.
+      columns = []
+    } else if (PAIRED.has(cue.stat)) {
       const pair = pairedColumns(g, subjects, cue)
       if (typeof pair === 'string') return declined(pair)
       columns = pair
@@ -120,7 +148,9 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     if (!items.some((known) => sameItem(known, item))) items.push(item)
   }
 
-  const named = slots.length > 0 ? slotOwners(slots, items) : withDistinctNames(items)
+  const tested = testedItems(g, items)
+  if (typeof tested === 'string') return declined(tested)
+  const named = slots.length > 0 ? slotOwners(slots, tested.items, g.cues.slotOptions) : withDistinctNames(tested.items)
   if (typeof named === 'string') return declined(named)
   if (slots.length === 0) {
     const used = new Set(named.flatMap((item) => item.columns))
@@ -134,6 +164,7 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     correlation: statistics.correlation,
     outliers: statistics.outliers,
     decimals,
+    ...(tested.test ? { test: tested.test } : {}),
   }
   const perGroupless = group ? named.find((item) => aggregateOf(item, method) === null) : undefined
   if (perGroupless) return declined(`the ${perGroupless.stat} is not computed per group; ask for one group at a time`)
@@ -142,7 +173,7 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     ? 'table'
     : !single
       ? 'values'
-      : single.stat === 'mode' && single.columns[0]?.type === 'text'
+      : (single.stat === 'mode' && single.columns[0]?.type === 'text') || single.stat === 'verdict'
         ? 'category'
         : 'number'
   return {
@@ -211,4 +242,60 @@ function withDistinctNames(items: readonly StatisticItem[]): StatisticItem[] {
     const suffix = shared.length > 0 ? `_${item.columns.map((column) => column.name).join('_')}` : ''
     return { ...item, slot: `${base}${suffix}` }
   })
+}
+
+/**
+ * The items of a test (docs/data-analysis.md, "Tests"): a correlation's p-value and verdict over
+ * the correlation's columns (one correlation), a normality test's over its one column; a verdict
+ * gets the answers its slot offers, or plain ones, and must be about what the test tests. Items
+ * of no test pass unchanged.
+ */
+function testedItems(
+  g: Grounding,
+  items: readonly StatisticItem[],
+): { items: StatisticItem[]; test: StatisticsTest | null } | string {
+  const cue = g.cues.test
+  const testItems = items.filter((item) => TEST_STATISTICS.includes(item.stat))
+  if (!cue || cue.kind === 'unnamed' || testItems.length === 0) return { items: [...items], test: null }
+  if (cue.alpha === null) return 'the question states two significance levels'
+  const correlations = items.filter((item) => item.stat === 'correlation')
+  let columns: readonly ColumnSchema[]
+  if (cue.kind === 'correlation') {
+    const [only, other] = correlations
+    if (!only || other) return 'a correlation test needs exactly one correlation'
+    columns = only.columns
+  } else {
+    if (correlations.length > 0) return 'a normality test and a correlation are two questions'
+    const tested = new Set(testItems.map((item) => item.columns[0]))
+    if (tested.size !== 1) return 'a normality test is computed on one column at a time'
+    columns = testItems[0]?.columns ?? []
+  }
+  const slotOptions = g.cues.slotOptions
+  const verdictSlot = g.cues.slots.find((slot) => slotOptions.has(slot))
+  const verdict = (verdictSlot ? slotOptions.get(verdictSlot) : undefined) ?? DEFAULT_VERDICTS[cue.kind]
+  if (!verdictAbout(cue.kind, verdict, verdictSlot))
+    return `the answer format's "${verdictSlot}" is a verdict the ${cue.kind} test does not give`
+  return {
+    items: items.map((item) =>
+      TEST_STATISTICS.includes(item.stat)
+        ? { ...item, columns, ...(item.stat === 'verdict' ? { verdict } : {}) }
+        : item,
+    ),
+    test: { kind: cue.kind, alpha: cue.alpha, alphaSaid: cue.alphaSaid },
+  }
+}
+
+/** Whether a verdict's affirmative answer (or, for true/false, its slot's name) says what the test tests: normality, or a correlation's significance. */
+function verdictAbout(
+  kind: StatisticsTest['kind'],
+  verdict: { readonly affirmative: string },
+  slot: string | undefined,
+): boolean {
+  const words = new Set([
+    ...wordsOf(verdict.affirmative),
+    ...(TRUE_WORDS.has(verdict.affirmative.toLowerCase()) && slot ? wordsOf(slot) : []),
+  ])
+  return [...(kind === 'correlation' ? CORRELATION_VERDICT_WORDS : NORMALITY_VERDICT_WORDS)].some((word) =>
+    words.has(word),
+  )
 }
