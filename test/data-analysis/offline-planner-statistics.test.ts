@@ -309,6 +309,28 @@ describe('statistics under an answer format', () => {
   })
 })
 
+describe('statistics of a rate', () => {
+  it('reads "per capita" inside a column\'s name or before its unit as a rate, not a grouping', async () => {
+    const rates = await createTable(
+      w.connection,
+      't10',
+      'countries.csv',
+      [
+        ['country', 'text'],
+        ['gdp per capita', 'number'],
+      ],
+      [
+        ['A', 1000],
+        ['B', 3000],
+        ['C', 8000],
+      ],
+    )
+    const { row } = await values('What are the mean and standard deviation of the GDP per capita?', [rates])
+    expect(row.mean).toBeCloseTo(4000, 9)
+    expect(row.standard_deviation).toBeCloseTo(Math.sqrt((3000 ** 2 + 1000 ** 2 + 4000 ** 2) / 2), 9)
+  })
+})
+
 describe('statistics the planner declines rather than guess', () => {
   it.each([
     ['What is the percentile of amount?', /percentile or quartile without saying which/],

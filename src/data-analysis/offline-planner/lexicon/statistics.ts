@@ -175,6 +175,8 @@ export const VALUE_COUNT_PHRASES = [
 
 /** "for each class", "per region": statistics by group, which the planner does not compute (it declines). */
 export const GROUPING_WORDS = new Set(['each', 'per', 'every', 'chaque'])
+/** "per capita", "per cent": a rate's unit after "per", not a column to group by. */
+export const RATE_UNITS = new Set(['capita', 'cent', 'head'])
 
 /** Rows taken out before computing ("after removing the outliers"): a step the statistics do not take. */
 export const REMOVAL_WORDS = new Set([

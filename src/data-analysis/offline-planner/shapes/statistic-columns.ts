@@ -7,6 +7,7 @@ import {
   EXPLANATORY_WORDS,
   GROUPING_WORDS,
   PERIODIC_GROWTH_WORDS,
+  RATE_UNITS,
   type Statistic,
   TIME_HEADER,
 } from '../lexicon/statistics.js'
@@ -41,7 +42,13 @@ export function onlyColumnWord(g: Grounding, mention: ColumnMention): boolean {
  */
 export function groupColumn(g: Grounding): ColumnSchema | null | undefined {
   if (g.byMention) return g.byMention.column
-  const at = g.tokens.findIndex((token) => GROUPING_WORDS.has(token.text))
+  // "GDP per capita" is a rate, not a grouping: a grouping word inside a column's name or before a rate's unit is none.
+  const at = g.tokens.findIndex(
+    (token, i) =>
+      GROUPING_WORDS.has(token.text) &&
+      !RATE_UNITS.has(g.tokens[i + 1]?.text ?? '') &&
+      !g.mentions.some((m) => m.start <= i && i <= m.end),
+  )
   if (at < 0) return null
   const next = g.mentions.find((m) => m.start > at && m.start <= at + GROUP_GAP && !onlyColumnWord(g, m))
   return next ? next.column : undefined
