@@ -106,6 +106,14 @@ describe('tests: p-values and verdicts computed after the query', () => {
     )
     expect(
       await declineReason(
+        'Is the correlation between amount and qty significant by a Mann-Whitney U test? @p_value[p]',
+      ),
+    ).toMatch(/"mann whitney"/)
+    expect(await declineReason('Is the log-transformed amount normal by the Shapiro-Wilk test? @p_value[p]')).toMatch(
+      /does not compute/,
+    )
+    expect(
+      await declineReason(
         'What is the Pearson correlation between amount and qty and its p-value? @r[r] @kind[kind] where "kind" is "linear", "nonlinear" or "none".',
       ),
     ).toMatch(/"kind"/)

@@ -258,7 +258,7 @@ export const SLOT_WORDS: Readonly<Record<Statistic, readonly string[]>> = {
  */
 export const SHAPIRO_WORDS = new Set(['shapiro'])
 export const DAGOSTINO_WORDS = new Set(['normaltest', 'agostino', 'dagostino'])
-export const OTHER_NORMALITY_TEST_WORDS = new Set(['kolmogorov', 'smirnov', 'anderson', 'lilliefors', 'jarque', 'ks'])
+export const OTHER_NORMALITY_TEST_WORDS = new Set(['kolmogorov', 'smirnov', 'darling', 'lilliefors', 'jarque', 'ks'])
 export const NORMALITY_PHRASES = [
   'normal distribution',
   'normally distributed',
