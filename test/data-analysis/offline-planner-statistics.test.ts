@@ -309,6 +309,44 @@ describe('statistics under an answer format', () => {
   })
 })
 
+describe('statistics after removing outliers', () => {
+  it('computes the statistics over the rows whose column is no outlier, by a z-score or the IQR rule', async () => {
+    // z-scores with the population standard deviation (SciPy's zscore): only 300 is beyond 2.
+    const sd = Math.sqrt(central(AMOUNT, 2))
+    const kept = AMOUNT.filter((x) => Math.abs(x - mean(AMOUNT)) <= 2 * sd)
+    expect(kept).toHaveLength(11)
+    const z = await values(
+      'Remove the outliers of amount (z-score above 2), then give the mean and the standard deviation.',
+    )
+    expect(z.row.mean).toBeCloseTo(mean(kept), 9)
+    expect(z.row.standard_deviation).toBeCloseTo(Math.sqrt(sampleVariance(kept)), 9)
+    expect(Object.keys(z.row)).toEqual(['mean', 'standard_deviation'])
+    expect(z.plan.explanation).toContain('without the outliers of "amount" (|z| > 2, population standard deviation)')
+    const READINGS = [1, 2, 2, 3, 3, 3, 4, 4, 5, 40]
+    const readings = await createTable(
+      w.connection,
+      't11',
+      'readings.csv',
+      [['reading', 'number']],
+      READINGS.map((x) => [x]),
+    )
+    const [q1, q3] = [percentile(READINGS, 25), percentile(READINGS, 75)]
+    const inside = READINGS.filter((x) => x >= q1 - 1.5 * (q3 - q1) && x <= q3 + 1.5 * (q3 - q1))
+    expect(inside).toHaveLength(9)
+    const iqr = await values(
+      'After removing the outliers of reading with the IQR rule, what are the mean and the median of reading?',
+      [readings],
+    )
+    expect(iqr.row.mean).toBeCloseTo(mean(inside), 9)
+    expect(iqr.row.median).toBeCloseTo(percentile(inside, 50), 9)
+    const notRemoved = await values(
+      'Count the outliers of reading with the IQR rule and give the mean of reading. Do not remove any data.',
+      [readings],
+    )
+    expect(notRemoved.row).toEqual({ outliers: 1, mean: mean(READINGS) })
+  })
+})
+
 describe('statistics of a rate', () => {
   it('reads "per capita" inside a column\'s name or before its unit as a rate, not a grouping', async () => {
     const rates = await createTable(
@@ -340,10 +378,8 @@ describe('statistics the planner declines rather than guess', () => {
     ['What is the mode of qty for each city?', /not computed per group/],
     ['How many outliers (IQR) are there in amount for each city?', /not computed per group/],
     ['What is the standard deviation of amount for each?', /without naming the column to group by/],
-    [
-      'Remove the outliers of amount (z-score above 3), then give the mean and the standard deviation.',
-      /after removing outliers/,
-    ],
+    ['Remove the outliers of amount (z-score above 3). How many rows are left?', /rows left after removing/],
+    ['Remove the outliers of amount (z-score above 3), then give the mean amount for each city.', /per group/],
     ['What is the correlation of amount?', /two numeric columns/],
     ['What is the mean amount? @mean_amount[m] @p_value[p]', /p-value|p value|"p_value"/],
   ])('%s', async (question, reason) => {

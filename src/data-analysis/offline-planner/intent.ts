@@ -58,6 +58,8 @@ export interface StatisticsMethod {
   readonly decimals: number | null
   /** The test whose p-value, statistic or verdict is asked for (docs/data-analysis.md, "Tests"). */
   readonly test?: StatisticsTest
+  /** "after removing the outliers of X": the values computed over the rows whose X is not an outlier by this rule. */
+  readonly withoutOutliers?: { readonly column: ColumnSchema; readonly rule: OutlierMethod }
 }
 
 /** A test the planner computes, with the significance level a verdict uses (said, or the default). */

@@ -7,6 +7,7 @@ import {
   TEST_INPUTS,
   type TestOutput,
 } from '../types.js'
+import type { OutlierMethod } from './cues/types.js'
 import type { Filter, StatisticItem, StatisticsMethod } from './intent.js'
 import { IQR_OUTLIER_FACTOR, TEST_STATISTICS } from './lexicon/statistics.js'
 import { col, sqlNumber, whereClause } from './sql-conditions.js'
@@ -128,6 +129,27 @@ function itemSql(
   }
 }
 
+/**
+ * The rows whose `column` is filled and no outlier, among those the filters keep, as a FROM item:
+ * within 1.5 IQR of the quartiles, or a z-score (population standard deviation, as SciPy's zscore)
+ * at most the threshold. The filters hold inside, so they may be applied again outside.
+ */
+function keptRowsSql(
+  table: TableSchema,
+  filters: readonly Filter[],
+  removal: { readonly column: ColumnSchema; readonly rule: OutlierMethod },
+): string {
+  const c = col(removal.column)
+  const from = table.sqlName
+  if (removal.rule.kind === 'iqr') {
+    const k = sqlNumber(IQR_OUTLIER_FACTOR)
+    const bounds = `(SELECT quantile_cont(${c}, 0.25) AS __q1, quantile_cont(${c}, 0.75) AS __q3 FROM ${from}${whereClause(filters)}) AS __bounds`
+    return `(SELECT ${from}.* FROM ${from}, ${bounds}${whereClause(filters, [`${c} BETWEEN __q1 - ${k} * (__q3 - __q1) AND __q3 + ${k} * (__q3 - __q1)`])}) AS __kept`
+  }
+  const spread = `(SELECT avg(${c}) AS __m, stddev_pop(${c}) AS __s FROM ${from}${whereClause(filters)}) AS __spread`
+  return `(SELECT ${from}.* FROM ${from}, ${spread}${whereClause(filters, [`abs(${c} - __m) <= ${sqlNumber(removal.rule.threshold)} * __s`])}) AS __kept`
+}
+
 /** Skewness (3) or excess kurtosis (4) from the biased central moments, as SciPy computes them by default. */
 function centralMoments(c: string, from: string, filters: readonly Filter[], order: 3 | 4): string {
   const moments = `(SELECT avg(${c}) AS __m FROM ${from}${whereClause(filters)}) AS __mean`
@@ -159,12 +181,13 @@ const MAX_GROUPS = 1000
  * of text kept); with a group column, one row per value of it, in its order.
  */
 export function statisticsSql(
-  table: TableSchema,
+  source: TableSchema,
   filters: readonly Filter[],
   items: readonly StatisticItem[],
   method: StatisticsMethod,
   group: ColumnSchema | null,
 ): string {
+  let table = source
   const rounded = (item: StatisticItem, expression: string) => {
     const numeric = item.stat !== 'mode' || item.columns[0]?.type !== 'text'
     return method.decimals !== null && numeric && !COUNTS.has(item.stat)
@@ -180,6 +203,8 @@ export function statisticsSql(
     })
     return `SELECT ${g} AS ${quoteIdentifier(group.name)}, ${values.join(', ')} FROM ${table.sqlName}${whereClause(filters, [`${g} IS NOT NULL`])} GROUP BY ${g} ORDER BY ${g} LIMIT ${MAX_GROUPS}`
   }
+  // Outliers removed first: the same statistics over a table of the rows kept.
+  if (method.withoutOutliers) table = { ...table, sqlName: keptRowsSql(table, filters, method.withoutOutliers) }
   const columns = items.map((item) =>
     TEST_STATISTICS.includes(item.stat)
       ? `${itemSql(item, method, table, filters)} AS ${quoteIdentifier(item.slot)}`

@@ -153,5 +153,18 @@ export function statisticsWords(items: readonly StatisticItem[], method: Statist
       ? ' ; le test est calculé après la requête, à partir des valeurs qu’elle renvoie'
       : '; the test is computed after the query, from the values it returns'
     : ''
-  return `${items.map((item) => itemWords(item, method, lang)).join('; ')}${rounding}${afterwards}`
+  const removal = method.withoutOutliers
+  const rule = !removal
+    ? ''
+    : removal.rule.kind === 'iqr'
+      ? fr
+        ? 'au-delà de 1,5 écart interquartile des quartiles'
+        : 'beyond 1.5 IQR from the quartiles'
+      : `|z| > ${removal.rule.threshold}${fr ? ', écart type de population' : ', population standard deviation'}`
+  const without = removal
+    ? fr
+      ? `, sans les valeurs aberrantes de ${quoted(removal.column)} (${rule})`
+      : `, without the outliers of ${quoted(removal.column)} (${rule})`
+    : ''
+  return `${items.map((item) => itemWords(item, method, lang)).join('; ')}${without}${rounding}${afterwards}`
 }

@@ -196,6 +196,11 @@ export const REMOVAL_WORDS = new Set([
   'exclure',
 ])
 
+/** "do not remove", "without removing": no rows taken out. */
+export const REMOVAL_NEGATIONS = new Set(['not', 'without', 'no', 'never', 'sans', 'pas'])
+/** "how many rows are left" after removing rows: not the number removed. */
+export const REMAINING_WORDS = new Set(['left', 'remaining', 'remain', 'remains', 'restantes', 'restants'])
+
 /** The interquartile method of outliers ("1.5 times the IQR"). */
 export const IQR_OUTLIER_FACTOR = 1.5
 /** A z-score beyond this marks an outlier when the question sets no threshold. */

@@ -1,7 +1,7 @@
 import type { ColumnSchema } from '../../types.js'
 import { findPhrase } from '../cues/phrases.js'
 import { namedBySlots, wordsOf } from '../cues/slots.js'
-import type { StatisticCue } from '../cues/types.js'
+import type { OutlierMethod, StatisticCue } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
 import type { StatisticItem, StatisticsMethod, StatisticsTest } from '../intent.js'
 import {
@@ -10,6 +10,8 @@ import {
   EVERY_COLUMN_PHRASES,
   NORMALITY_VERDICT_WORDS,
   OWN_STATISTICS,
+  REMAINING_WORDS,
+  REMOVAL_NEGATIONS,
   REMOVAL_WORDS,
   type Statistic,
   TEST_STATISTICS,
@@ -112,16 +114,19 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     return declined('the question asks for statistics per group without naming the column to group by')
   if (group && slots.length > 0) return declined('an answer format with statistics per group is not supported')
   if (statistics.kendall) return declined('Kendall correlation is not computed; Pearson and Spearman are')
-  if (
-    statistics.outliers &&
-    cues.some((cue) => cue.stat !== 'outliers') &&
-    g.tokens.some((t) => REMOVAL_WORDS.has(t.text))
-  )
-    return declined('statistics computed after removing outliers are not supported; the outliers can be counted')
   const subjects = g.subjects.filter((m) => !onlyColumnWord(g, m) && m.column !== group)
+  // "Remove the outliers (z-score above 3) of X, then give the mean": the outlier words state the rule, not a count.
+  // Only the outliers asked ("remove the outliers: how many are removed?"): they are counted, unless the rows left are asked.
+  const removing = statistics.outliers !== null && removesRows(g)
+  const onlyOutliers = cues.every((cue) => cue.stat === 'outliers')
+  if (removing && onlyOutliers && g.tokens.some((t) => REMAINING_WORDS.has(t.text)))
+    return declined('the rows left after removing the outliers are not counted; the outliers can be')
+  const removal = removing && !onlyOutliers ? outlierRemoval(g, subjects, group) : null
+  if (typeof removal === 'string') return declined(removal)
+  const computed = removal ? cues.filter((cue) => cue.stat !== 'outliers') : cues
 
   const items: StatisticItem[] = []
-  for (const cue of cues) {
+  for (const cue of computed) {
     if (cue.stat === 'percentile' && cue.percentile === null)
       return declined('the question asks for a percentile or quartile without saying which')
     if (cue.stat === 'outliers' && !statistics.outliers)
@@ -153,7 +158,7 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
   const named = slots.length > 0 ? slotOwners(slots, tested.items, g.cues.slotOptions) : withDistinctNames(tested.items)
   if (typeof named === 'string') return declined(named)
   if (slots.length === 0) {
-    const used = new Set(named.flatMap((item) => item.columns))
+    const used = new Set([...named.flatMap((item) => item.columns), ...(removal ? [removal.column] : [])])
     const unused = distinctColumns(subjects, 'mean').filter((column) => !used.has(column))
     if (unused.length > 0)
       return declined(`the question names "${unused[0]?.name}" but asks for no statistic the planner could tie to it`)
@@ -165,6 +170,7 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     outliers: statistics.outliers,
     decimals,
     ...(tested.test ? { test: tested.test } : {}),
+    ...(removal ? { withoutOutliers: removal } : {}),
   }
   const perGroupless = group ? named.find((item) => aggregateOf(item, method) === null) : undefined
   if (perGroupless) return declined(`the ${perGroupless.stat} is not computed per group; ask for one group at a time`)
@@ -297,5 +303,32 @@ function verdictAbout(
   ])
   return [...(kind === 'correlation' ? CORRELATION_VERDICT_WORDS : NORMALITY_VERDICT_WORDS)].some((word) =>
     words.has(word),
+  )
+}
+
+/**
+ * The column whose outliers are removed before the statistics, with the rule: the column named
+ * with the outlier words. Declined per group and over joined tables.
+ */
+function outlierRemoval(
+  g: Grounding,
+  subjects: Grounding['subjects'],
+  group: ColumnSchema | null,
+): { column: ColumnSchema; rule: OutlierMethod } | string {
+  const rule = g.cues.statistics.outliers
+  const cue = requestedCues(g).find((c) => c.stat === 'outliers')
+  if (!rule || !cue) return 'the question removes outliers without saying by which rule'
+  if (group) return 'statistics after removing outliers are not computed per group'
+  if (g.table.sqlName.startsWith('(')) return 'statistics after removing outliers are not computed over joined tables'
+  const column = singleColumn(cue, subjects)
+  return column ? { column, rule } : 'the question removes outliers but names no column to find them in'
+}
+
+/** "remove", "excluding", never negated ("do not remove any data", "without removing"). */
+function removesRows(g: Grounding): boolean {
+  return g.tokens.some(
+    (token, i) =>
+      REMOVAL_WORDS.has(token.text) &&
+      !g.tokens.slice(Math.max(0, i - 2), i).some((before) => REMOVAL_NEGATIONS.has(before.text)),
   )
 }
