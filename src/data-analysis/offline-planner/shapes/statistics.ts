@@ -1,25 +1,20 @@
 import type { ColumnSchema } from '../../types.js'
 import { findPhrase } from '../cues/phrases.js'
-import { namedBySlots, wordsOf } from '../cues/slots.js'
-import type { OutlierMethod, StatisticCue } from '../cues/types.js'
+import { namedBySlots } from '../cues/slots.js'
+import type { StatisticCue } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
-import type { StatisticItem, StatisticsMethod, StatisticsTest } from '../intent.js'
+import type { StatisticItem, StatisticsMethod } from '../intent.js'
 import {
-  CORRELATION_VERDICT_WORDS,
-  DEFAULT_VERDICTS,
   EVERY_COLUMN_PHRASES,
-  NORMALITY_VERDICT_WORDS,
   OWN_STATISTICS,
   REMAINING_WORDS,
-  REMOVAL_NEGATIONS,
-  REMOVAL_WORDS,
   type Statistic,
   TEST_STATISTICS,
-  TRUE_WORDS,
   WHOLE_TABLE_WORDS,
 } from '../lexicon/statistics.js'
 import { declined, type Recognition } from '../recognition.js'
 import { aggregateOf } from '../statistics-sql.js'
+import { outlierRemoval, removesRows } from './outlier-removal.js'
 import {
   distinctColumns,
   groupColumn,
@@ -32,6 +27,7 @@ import {
   timeColumn,
 } from './statistic-columns.js'
 import { slotOwners } from './statistic-slots.js'
+import { testedItems } from './statistic-tests.js'
 
 /** The name a value gets when no answer format names it. */
 const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
@@ -121,7 +117,8 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
   const onlyOutliers = cues.every((cue) => cue.stat === 'outliers')
   if (removing && onlyOutliers && g.tokens.some((t) => REMAINING_WORDS.has(t.text)))
     return declined('the rows left after removing the outliers are not counted; the outliers can be')
-  const removal = removing && !onlyOutliers ? outlierRemoval(g, subjects, group) : null
+  const outlierCue = requestedCues(g).find((cue) => cue.stat === 'outliers')
+  const removal = removing && !onlyOutliers ? outlierRemoval(g, outlierCue, subjects, group) : null
   if (typeof removal === 'string') return declined(removal)
   const computed = removal ? cues.filter((cue) => cue.stat !== 'outliers') : cues
 
@@ -248,87 +245,4 @@ function withDistinctNames(items: readonly StatisticItem[]): StatisticItem[] {
     const suffix = shared.length > 0 ? `_${item.columns.map((column) => column.name).join('_')}` : ''
     return { ...item, slot: `${base}${suffix}` }
   })
-}
-
-/**
- * The items of a test (docs/data-analysis.md, "Tests"): a correlation's p-value and verdict over
- * the correlation's columns (one correlation), a normality test's over its one column; a verdict
- * gets the answers its slot offers, or plain ones, and must be about what the test tests. Items
- * of no test pass unchanged.
- */
-function testedItems(
-  g: Grounding,
-  items: readonly StatisticItem[],
-): { items: StatisticItem[]; test: StatisticsTest | null } | string {
-  const cue = g.cues.test
-  const testItems = items.filter((item) => TEST_STATISTICS.includes(item.stat))
-  if (!cue || cue.kind === 'unnamed' || testItems.length === 0) return { items: [...items], test: null }
-  if (cue.alpha === null) return 'the question states two significance levels'
-  const correlations = items.filter((item) => item.stat === 'correlation')
-  let columns: readonly ColumnSchema[]
-  if (cue.kind === 'correlation') {
-    const [only, other] = correlations
-    if (!only || other) return 'a correlation test needs exactly one correlation'
-    columns = only.columns
-  } else {
-    if (correlations.length > 0) return 'a normality test and a correlation are two questions'
-    const tested = new Set(testItems.map((item) => item.columns[0]))
-    if (tested.size !== 1) return 'a normality test is computed on one column at a time'
-    columns = testItems[0]?.columns ?? []
-  }
-  const slotOptions = g.cues.slotOptions
-  const verdictSlot = g.cues.slots.find((slot) => slotOptions.has(slot))
-  const verdict = (verdictSlot ? slotOptions.get(verdictSlot) : undefined) ?? DEFAULT_VERDICTS[cue.kind]
-  if (!verdictAbout(cue.kind, verdict, verdictSlot))
-    return `the answer format's "${verdictSlot}" is a verdict the ${cue.kind} test does not give`
-  return {
-    items: items.map((item) =>
-      TEST_STATISTICS.includes(item.stat)
-        ? { ...item, columns, ...(item.stat === 'verdict' ? { verdict } : {}) }
-        : item,
-    ),
-    test: { kind: cue.kind, alpha: cue.alpha, alphaSaid: cue.alphaSaid },
-  }
-}
-
-/** Whether a verdict's affirmative answer (or, for true/false, its slot's name) says what the test tests: normality, or a correlation's significance. */
-function verdictAbout(
-  kind: StatisticsTest['kind'],
-  verdict: { readonly affirmative: string },
-  slot: string | undefined,
-): boolean {
-  const words = new Set([
-    ...wordsOf(verdict.affirmative),
-    ...(TRUE_WORDS.has(verdict.affirmative.toLowerCase()) && slot ? wordsOf(slot) : []),
-  ])
-  return [...(kind === 'correlation' ? CORRELATION_VERDICT_WORDS : NORMALITY_VERDICT_WORDS)].some((word) =>
-    words.has(word),
-  )
-}
-
-/**
- * The column whose outliers are removed before the statistics, with the rule: the column named
- * with the outlier words. Declined per group and over joined tables.
- */
-function outlierRemoval(
-  g: Grounding,
-  subjects: Grounding['subjects'],
-  group: ColumnSchema | null,
-): { column: ColumnSchema; rule: OutlierMethod } | string {
-  const rule = g.cues.statistics.outliers
-  const cue = requestedCues(g).find((c) => c.stat === 'outliers')
-  if (!rule || !cue) return 'the question removes outliers without saying by which rule'
-  if (group) return 'statistics after removing outliers are not computed per group'
-  if (g.table.sqlName.startsWith('(')) return 'statistics after removing outliers are not computed over joined tables'
-  const column = singleColumn(cue, subjects)
-  return column ? { column, rule } : 'the question removes outliers but names no column to find them in'
-}
-
-/** "remove", "excluding", never negated ("do not remove any data", "without removing"). */
-function removesRows(g: Grounding): boolean {
-  return g.tokens.some(
-    (token, i) =>
-      REMOVAL_WORDS.has(token.text) &&
-      !g.tokens.slice(Math.max(0, i - 2), i).some((before) => REMOVAL_NEGATIONS.has(before.text)),
-  )
 }
