@@ -100,7 +100,7 @@ describe('tests: p-values and verdicts computed after the query', () => {
   })
 
   it('declines a normality test it does not compute or that is not named, a verdict of another rule, two levels', async () => {
-    expect(await declineReason(`Is qty normally distributed? ${VERDICT}`)).toMatch(/does not compute/)
+    expect(await declineReason(`Is qty normally distributed? ${VERDICT}`)).toMatch(/without naming the test/)
     expect(await declineReason(`Use a Kolmogorov-Smirnov test to check if qty is normal. ${VERDICT}`)).toMatch(
       /does not compute/,
     )
