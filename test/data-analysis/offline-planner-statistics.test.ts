@@ -347,6 +347,39 @@ describe('statistics after removing outliers', () => {
   })
 })
 
+describe('several correlations, their pairs named by the answer format', () => {
+  it('gives one correlation per slot, the slot naming its two columns as one word or two', async () => {
+    const [X, Y, Z] = [
+      [1, 2, 3, 4, 5, 6],
+      [2, 1, 4, 3, 6, 5],
+      [9, 7, 8, 3, 2, 1],
+    ] as const
+    const coords = await createTable(
+      w.connection,
+      't12',
+      'coords.csv',
+      [
+        ['X', 'number'],
+        ['Y', 'number'],
+        ['Z', 'number'],
+      ],
+      X.map((x, i) => [x, Y[i] as number, Z[i] as number]),
+    )
+    const joined = await values(
+      'Calculate the Pearson correlation coefficients between X and Y, and between X and Z. @correlation_XY[r1] @correlation_XZ[r2]',
+      [coords],
+    )
+    expect(joined.row.correlation_XY).toBeCloseTo(pearson(X, Y), 9)
+    expect(joined.row.correlation_XZ).toBeCloseTo(pearson(X, Z), 9)
+    const apart = await values('Give the correlation between X and Y, and between X and Z. @corr_x_z[a] @corr_x_y[b]', [
+      coords,
+    ])
+    expect(Object.keys(apart.row)).toEqual(['corr_x_z', 'corr_x_y'])
+    expect(apart.row.corr_x_z).toBeCloseTo(pearson(X, Z), 9)
+    expect(apart.row.corr_x_y).toBeCloseTo(pearson(X, Y), 9)
+  })
+})
+
 describe('statistics of a rate', () => {
   it('reads "per capita" inside a column\'s name or before its unit as a rate, not a grouping', async () => {
     const rates = await createTable(

@@ -1,6 +1,7 @@
 import { wordsOf } from '../cues/slots.js'
 import type { StatisticItem } from '../intent.js'
 import { SLOT_WORDS } from '../lexicon/statistics.js'
+import { joinedName } from './statistic-columns.js'
 
 /** How well a slot's words name an item: its statistic's words, then its columns' words to tell equal statistics apart. */
 function slotFit(slotWords: readonly string[], item: StatisticItem): [number, number] {
@@ -8,7 +9,9 @@ function slotFit(slotWords: readonly string[], item: StatisticItem): [number, nu
   const statistic = SLOT_WORDS[item.stat].filter((word) => words.has(word)).length
   if (statistic > 0 && item.stat === 'percentile' && !percentileFits(slotWords, item.percentile)) return [0, 0]
   const columns = item.columns.flatMap((column) => wordsOf(column.name)).filter((word) => words.has(word)).length
-  return [statistic, columns]
+  // A pair written as one word (`correlation_XY`) names both its columns.
+  const joined = item.columns.length === 2 && words.has(joinedName(item.columns)) ? 2 : 0
+  return [statistic, columns + joined]
 }
 
 function verdictFit(isVerdict: boolean, item: StatisticItem): [number, number] {

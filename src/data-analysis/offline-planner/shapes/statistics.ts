@@ -24,6 +24,7 @@ import {
   pairedColumns,
   REGRESSION,
   singleColumn,
+  slotPairs,
   timeColumn,
 } from './statistic-columns.js'
 import { slotOwners } from './statistic-slots.js'
@@ -134,6 +135,18 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
       columns = []
     } else if (PAIRED.has(cue.stat)) {
       const pair = pairedColumns(g, subjects, cue)
+      // More than two columns: an answer format may name the pairs, one per slot (`correlation_XY`).
+      const pairs =
+        typeof pair === 'string' && slots.length > 0 && !REGRESSION.includes(cue.stat)
+          ? slotPairs(subjects, cue, slots)
+          : null
+      if (pairs) {
+        for (const named of pairs) {
+          const item = { slot: SLOT_NAMES[cue.stat], stat: cue.stat, columns: named, percentile: null }
+          if (!items.some((known) => sameItem(known, item))) items.push(item)
+        }
+        continue
+      }
       if (typeof pair === 'string') return declined(pair)
       columns = pair
     } else {
