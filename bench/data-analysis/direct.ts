@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import { completeTest } from '../../src/data-analysis/derived-test.js'
 import { loadCsv } from '../../src/data-analysis/raw-sources.js'
 import { buildTable } from '../../src/data-analysis/table-build.js'
 import type { QuestionPlanner, ResultType, TableSchema } from '../../src/data-analysis/types.js'
@@ -103,7 +104,10 @@ export class DirectRunner {
     const { plan } = outcome
     try {
       const reader = await this.connection.runAndReadAll(plan.sql)
-      const rows = reader.getRowObjectsJS() as Record<string, unknown>[]
+      const queried = { columns: reader.columnNames(), rows: reader.getRowsJS(), truncated: false }
+      // A test's p-value is computed after the query, as the service does (src/data-analysis/derived-test.ts).
+      const result = plan.test ? completeTest(queried, plan.test) : queried
+      const rows = result.rows.map((row) => Object.fromEntries(result.columns.map((name, i) => [name, row[i]])))
       return {
         outcome: 'plan',
         result: typedResult(rows, plan.resultType),

@@ -2,6 +2,7 @@ import type { DocumentRecord } from '../storage/ports/knowledge-base.js'
 import type { StoredSource } from '../storage/ports/messages.js'
 import type { QuestionLanguages } from '../text/answer-language.js'
 import { composeDeclined, composeFailed, composeResult } from './compose.js'
+import { completeTest } from './derived-test.js'
 import { canRepair } from './llm-planner.js'
 import { type AnalysisValue, guessResultType, shapeProblem, typedResult } from './result.js'
 import { QueryError, Sandbox, type SandboxLimits, type SandboxTable } from './sandbox.js'
@@ -109,7 +110,8 @@ export class DataAnalysis {
         if (outcome.kind === 'declined') return this.declined(tables, outcome.reason, language)
         const plan: QueryPlan = outcome.plan
         try {
-          const result = await sandbox.query(plan.sql)
+          const queried = await sandbox.query(plan.sql)
+          const result = plan.test ? completeTest(queried, plan.test) : queried
           const resultType = plan.resultType ?? guessResultType(result)
           // A model's query may run yet answer in another shape than it said: it is told, once more at most.
           const problem = canRepair(planner) ? shapeProblem(result, resultType) : null

@@ -69,7 +69,40 @@ export interface QueryPlan {
   readonly evidenceTable?: string
   /** Which words were read as which columns and values, when the planner knows (the offline one). */
   readonly mapping?: readonly WordMapping[]
+  /** A test computed from the query's values once it has run (its p-value needs a distribution DuckDB lacks). */
+  readonly test?: DerivedTest
 }
+
+/**
+ * A statistical test finished in TypeScript (src/data-analysis/derived-test.ts): the query returns
+ * the test's inputs in columns named by TEST_INPUTS and a NULL column per output slot; the outputs
+ * are filled in, rounded to `decimals`, and the input columns dropped.
+ */
+export interface DerivedTest {
+  /** `correlation`: the significance of the Pearson or Spearman correlation in `__test_r` over `__test_n` rows; `shapiro`: Shapiro-Wilk over the values listed in `__test_values`; `dagostino`: D'Agostino-Pearson's K² from `__test_n`, `__test_skewness` (biased g₁) and `__test_kurtosis` (biased b₂). */
+  readonly kind: 'correlation' | 'shapiro' | 'dagostino'
+  readonly outputs: readonly TestOutput[]
+  /** The significance level a verdict compares the p-value with. */
+  readonly alpha: number | null
+  readonly decimals: number | null
+}
+
+/**
+ * One value a test gives: its p-value, its statistic (W, K²), or a verdict: `affirmative` (the
+ * data are normal; the correlation is significant) or `negative`, the answer format's own words.
+ */
+export type TestOutput =
+  | { readonly slot: string; readonly value: 'p' | 'statistic' }
+  | { readonly slot: string; readonly value: 'verdict'; readonly affirmative: string; readonly negative: string }
+
+/** The columns a test's inputs come in: dropped from the result once the test is computed. */
+export const TEST_INPUTS = {
+  n: '__test_n',
+  r: '__test_r',
+  values: '__test_values',
+  skewness: '__test_skewness',
+  kurtosis: '__test_kurtosis',
+} as const
 
 export type PlanOutcome =
   | { readonly kind: 'plan'; readonly plan: QueryPlan }

@@ -151,6 +151,33 @@ describe('data analysis over loaded tables', () => {
     expect(outcome?.text).toContain('orders.csv: order, status, amount')
   })
 
+  it("finishes a plan's test after its query: the verdict and p-value in the answer, the inputs dropped", async () => {
+    const planner = scripted({
+      kind: 'plan',
+      plan: {
+        sql: `SELECT CAST(NULL AS VARCHAR) AS is_normal, CAST(NULL AS DOUBLE) AS p_value, (SELECT count(*) FROM t1) AS __test_n, (SELECT list(CAST(amount AS DOUBLE) ORDER BY amount) FROM t1) AS __test_values`,
+        resultType: 'values',
+        explanation:
+          'is_normal = "Not Normal" if the p-value of the Shapiro-Wilk test of "amount" is below 0.05, else "Normal"',
+        test: {
+          kind: 'shapiro',
+          outputs: [
+            { slot: 'is_normal', value: 'verdict', affirmative: 'Normal', negative: 'Not Normal' },
+            { slot: 'p_value', value: 'p' },
+          ],
+          alpha: 0.05,
+          decimals: 4,
+        },
+      },
+    })
+    const { a, tables } = await load(planner)
+    const outcome = await a.answer(tables, 'Is amount normally distributed (Shapiro-Wilk)?', EN)
+    // SciPy 1.17.1 by hand: shapiro([10, 20, 30.5, 5]) → W 0.9621492738328106, p 0.7924272113774737.
+    expect(outcome?.report?.result).toEqual({ is_normal: 'Normal', p_value: 0.7924 })
+    expect(outcome?.text).toContain('is_normal = Normal; p_value = 0.7924')
+    expect(outcome?.text).not.toContain('| __test_values')
+  })
+
   it('returns null in automatic routing when the planner declines', async () => {
     const { a, tables } = await load(decliningPlanner)
     expect(await a.tryAnswer(tables, 'hello', EN)).toBeNull()

@@ -155,3 +155,48 @@ describe('a negation no condition reads', () => {
     expect(await run('How many items are not featured?')).toEqual([2])
   })
 })
+
+describe('a negation that says how to compute, not which rows', () => {
+  it('answers when the negation is an instruction, a verb in -ing or about empty cells', async () => {
+    expect(await run('What is the average price? Do not remove any rows.')).toEqual([16])
+    expect(await run('What is the average price, without applying any rounding?')).toEqual([16])
+    expect(await run('What is the average price? There are no missing values.')).toEqual([16])
+  })
+
+  it('still declines a negated condition it cannot read', async () => {
+    const outcome = await ask('What is the highest price of products that are not in French?')
+    expect(outcome.kind === 'declined' ? outcome.reason : 'planned').toBe(
+      'the question says "not", but no condition could be tied to it',
+    )
+  })
+})
+
+describe('a three-letter header alone is no abbreviation', () => {
+  it('does not read "consider" as a 0/1 column `CON`', async () => {
+    const connection = await instance.connect()
+    const trees = await createTable(
+      connection,
+      't2',
+      'trees.csv',
+      [
+        ['GIRTH_CM', 'number'],
+        ['CON', 'number'],
+        ['HEIGHT_M', 'number'],
+      ],
+      [
+        [10, 1, 3],
+        [30, 0, 4],
+        [50, 0, 5],
+      ],
+    )
+    const outcome = await createOfflinePlanner().plan(
+      'What is the mean of the GIRTH_CM column? Do not consider missing values, outliers, or data errors, ' +
+        "as there are no missing values in this column. @mean_girth[mean_value] where 'mean_value' is rounded to two decimals.",
+      [trees],
+      'en',
+    )
+    expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).toBe(
+      'SELECT round((SELECT avg("GIRTH_CM") FROM t2), 2) AS "mean_girth"',
+    )
+  })
+})

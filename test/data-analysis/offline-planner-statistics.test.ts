@@ -309,6 +309,99 @@ describe('statistics under an answer format', () => {
   })
 })
 
+describe('statistics after removing outliers', () => {
+  it('computes the statistics over the rows whose column is no outlier, by a z-score or the IQR rule', async () => {
+    // z-scores with the population standard deviation (SciPy's zscore): only 300 is beyond 2.
+    const sd = Math.sqrt(central(AMOUNT, 2))
+    const kept = AMOUNT.filter((x) => Math.abs(x - mean(AMOUNT)) <= 2 * sd)
+    expect(kept).toHaveLength(11)
+    const z = await values(
+      'Remove the outliers of amount (z-score above 2), then give the mean and the standard deviation.',
+    )
+    expect(z.row.mean).toBeCloseTo(mean(kept), 9)
+    expect(z.row.standard_deviation).toBeCloseTo(Math.sqrt(sampleVariance(kept)), 9)
+    expect(Object.keys(z.row)).toEqual(['mean', 'standard_deviation'])
+    expect(z.plan.explanation).toContain('without the outliers of "amount" (|z| > 2, population standard deviation)')
+    const READINGS = [1, 2, 2, 3, 3, 3, 4, 4, 5, 40]
+    const readings = await createTable(
+      w.connection,
+      't11',
+      'readings.csv',
+      [['reading', 'number']],
+      READINGS.map((x) => [x]),
+    )
+    const [q1, q3] = [percentile(READINGS, 25), percentile(READINGS, 75)]
+    const inside = READINGS.filter((x) => x >= q1 - 1.5 * (q3 - q1) && x <= q3 + 1.5 * (q3 - q1))
+    expect(inside).toHaveLength(9)
+    const iqr = await values(
+      'After removing the outliers of reading with the IQR rule, what are the mean and the median of reading?',
+      [readings],
+    )
+    expect(iqr.row.mean).toBeCloseTo(mean(inside), 9)
+    expect(iqr.row.median).toBeCloseTo(percentile(inside, 50), 9)
+    const notRemoved = await values(
+      'Count the outliers of reading with the IQR rule and give the mean of reading. Do not remove any data.',
+      [readings],
+    )
+    expect(notRemoved.row).toEqual({ outliers: 1, mean: mean(READINGS) })
+  })
+})
+
+describe('several correlations, their pairs named by the answer format', () => {
+  it('gives one correlation per slot, the slot naming its two columns as one word or two', async () => {
+    const [X, Y, Z] = [
+      [1, 2, 3, 4, 5, 6],
+      [2, 1, 4, 3, 6, 5],
+      [9, 7, 8, 3, 2, 1],
+    ] as const
+    const coords = await createTable(
+      w.connection,
+      't12',
+      'coords.csv',
+      [
+        ['X', 'number'],
+        ['Y', 'number'],
+        ['Z', 'number'],
+      ],
+      X.map((x, i) => [x, Y[i] as number, Z[i] as number]),
+    )
+    const joined = await values(
+      'Calculate the Pearson correlation coefficients between X and Y, and between X and Z. @correlation_XY[r1] @correlation_XZ[r2]',
+      [coords],
+    )
+    expect(joined.row.correlation_XY).toBeCloseTo(pearson(X, Y), 9)
+    expect(joined.row.correlation_XZ).toBeCloseTo(pearson(X, Z), 9)
+    const apart = await values('Give the correlation between X and Y, and between X and Z. @corr_x_z[a] @corr_x_y[b]', [
+      coords,
+    ])
+    expect(Object.keys(apart.row)).toEqual(['corr_x_z', 'corr_x_y'])
+    expect(apart.row.corr_x_z).toBeCloseTo(pearson(X, Z), 9)
+    expect(apart.row.corr_x_y).toBeCloseTo(pearson(X, Y), 9)
+  })
+})
+
+describe('statistics of a rate', () => {
+  it('reads "per capita" inside a column\'s name or before its unit as a rate, not a grouping', async () => {
+    const rates = await createTable(
+      w.connection,
+      't10',
+      'countries.csv',
+      [
+        ['country', 'text'],
+        ['gdp per capita', 'number'],
+      ],
+      [
+        ['A', 1000],
+        ['B', 3000],
+        ['C', 8000],
+      ],
+    )
+    const { row } = await values('What are the mean and standard deviation of the GDP per capita?', [rates])
+    expect(row.mean).toBeCloseTo(4000, 9)
+    expect(row.standard_deviation).toBeCloseTo(Math.sqrt((3000 ** 2 + 1000 ** 2 + 4000 ** 2) / 2), 9)
+  })
+})
+
 describe('statistics the planner declines rather than guess', () => {
   it.each([
     ['What is the percentile of amount?', /percentile or quartile without saying which/],
@@ -318,10 +411,8 @@ describe('statistics the planner declines rather than guess', () => {
     ['What is the mode of qty for each city?', /not computed per group/],
     ['How many outliers (IQR) are there in amount for each city?', /not computed per group/],
     ['What is the standard deviation of amount for each?', /without naming the column to group by/],
-    [
-      'Remove the outliers of amount (z-score above 3), then give the mean and the standard deviation.',
-      /after removing outliers/,
-    ],
+    ['Remove the outliers of amount (z-score above 3). How many rows are left?', /rows left after removing/],
+    ['Remove the outliers of amount (z-score above 3), then give the mean amount for each city.', /per group/],
     ['What is the correlation of amount?', /two numeric columns/],
     ['What is the mean amount? @mean_amount[m] @p_value[p]', /p-value|p value|"p_value"/],
   ])('%s', async (question, reason) => {

@@ -9,8 +9,11 @@ import { FILLERS, GENERIC_WORDS } from './lexicon/vague-words.js'
 
 /** The fewest letters a header word must leave out of the question's word to be its abbreviation. */
 const LETTERS_LEFT_OUT = 3
-/** A two-letter cut names too many words alone: it counts only beside a header word said in full. */
-export const SHORTEST_ALONE = 3
+/**
+ * A cut of two or three letters names too many words alone (`con` of "consider"): it counts only
+ * beside a header word said in full.
+ */
+export const SHORTEST_ALONE = 4
 
 export function abbreviates(headerWord: string, questionWord: string): boolean {
   if (headerWord.length < 2 || !/^\p{L}+$/u.test(headerWord) || !/^\p{L}+$/u.test(questionWord)) return false

@@ -1,4 +1,5 @@
 import type { ColumnSchema, ResultType, TableSchema } from '../types.js'
+import type { VerdictOptions } from './cues/slot-options.js'
 import type { OutlierMethod } from './cues/types.js'
 import type { Comparison } from './lexicon/comparisons.js'
 import type { Statistic } from './lexicon/statistics.js'
@@ -41,6 +42,8 @@ export interface StatisticItem {
   readonly columns: readonly ColumnSchema[]
   /** The percentile, for `percentile`. */
   readonly percentile: number | null
+  /** A verdict's two answers, the answer format's own words. */
+  readonly verdict?: VerdictOptions
 }
 
 /** How a statistics question wants its values computed (docs/data-analysis.md, "Statistics"). */
@@ -53,6 +56,17 @@ export interface StatisticsMethod {
   readonly outliers: OutlierMethod | null
   /** Decimals every computed value (not a count) is rounded to; null keeps them all. */
   readonly decimals: number | null
+  /** The test whose p-value, statistic or verdict is asked for (docs/data-analysis.md, "Tests"). */
+  readonly test?: StatisticsTest
+  /** "after removing the outliers of X": the values computed over the rows whose X is not an outlier by this rule. */
+  readonly withoutOutliers?: { readonly column: ColumnSchema; readonly rule: OutlierMethod }
+}
+
+/** A test the planner computes, with the significance level a verdict uses (said, or the default). */
+export interface StatisticsTest {
+  readonly kind: 'correlation' | 'shapiro' | 'dagostino'
+  readonly alpha: number
+  readonly alphaSaid: boolean
 }
 
 /** What is computed, before any yes/no wrapping. */

@@ -3,7 +3,7 @@ import { ROW_COLUMN } from '../types.js'
 import type { Check, Filter, Intent, ScalarFunction, Shape, StatisticsMethod } from './intent.js'
 import type { Statistic } from './lexicon/statistics.js'
 import { col, condition, itemsOf, sqlNumber, whereClause } from './sql-conditions.js'
-import { aggregateOf, statisticsEvidenceSql, statisticsSql } from './statistics-sql.js'
+import { aggregateOf, derivedTestOf, statisticsEvidenceSql, statisticsSql } from './statistics-sql.js'
 import { isListColumn } from './values.js'
 
 /**
@@ -206,11 +206,16 @@ function evidenceTableOf(sqlName: string): string {
 
 export function buildPlan(intent: Intent, explanation: string): QueryPlan {
   const sql = intent.check ? checkSql(intent, intent.check) : shapeSql(intent.table, intent.filters, intent.shape)
+  const test =
+    intent.shape.kind === 'statistics' && !intent.check
+      ? derivedTestOf(intent.shape.items, intent.shape.method)
+      : undefined
   return {
     sql,
     resultType: intent.resultType,
     explanation,
     evidenceSql: evidenceSql(intent),
     evidenceTable: evidenceTableOf(intent.table.sqlName),
+    ...(test ? { test } : {}),
   }
 }

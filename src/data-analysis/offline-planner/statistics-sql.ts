@@ -1,6 +1,15 @@
-import { type ColumnSchema, quoteIdentifier, ROW_COLUMN, type TableSchema } from '../types.js'
+import {
+  type ColumnSchema,
+  type DerivedTest,
+  quoteIdentifier,
+  ROW_COLUMN,
+  type TableSchema,
+  TEST_INPUTS,
+  type TestOutput,
+} from '../types.js'
+import type { OutlierMethod } from './cues/types.js'
 import type { Filter, StatisticItem, StatisticsMethod } from './intent.js'
-import { IQR_OUTLIER_FACTOR } from './lexicon/statistics.js'
+import { IQR_OUTLIER_FACTOR, TEST_STATISTICS } from './lexicon/statistics.js'
 import { col, sqlNumber, whereClause } from './sql-conditions.js'
 
 /**
@@ -9,7 +18,7 @@ import { col, sqlNumber, whereClause } from './sql-conditions.js'
  * "Statistics"), rounded as asked; per group, one row per group of plain aggregates.
  */
 
-/** Values that are counts are never rounded. */
+/** Values that are counts are never rounded (a test's are rounded once computed). */
 const COUNTS = new Set(['missing', 'outliers'])
 
 /**
@@ -72,6 +81,9 @@ export function aggregateOf(item: StatisticItem, method: StatisticsMethod): stri
     }
     case 'mode':
     case 'outliers':
+    case 'pvalue':
+    case 'test_statistic':
+    case 'verdict':
       return null
   }
 }
@@ -106,9 +118,36 @@ function itemSql(
     }
     case 'outliers':
       return outliersSql(c, method, from, filters)
+    case 'pvalue':
+    case 'test_statistic':
+      // Filled in after the query (testInputsSql).
+      return 'CAST(NULL AS DOUBLE)'
+    case 'verdict':
+      return 'CAST(NULL AS VARCHAR)'
     default:
       throw new Error(`no query for ${item.stat}`)
   }
+}
+
+/**
+ * The rows whose `column` is filled and no outlier, among those the filters keep, as a FROM item:
+ * within 1.5 IQR of the quartiles, or a z-score (population standard deviation, as SciPy's zscore)
+ * at most the threshold. The filters hold inside, so they may be applied again outside.
+ */
+function keptRowsSql(
+  table: TableSchema,
+  filters: readonly Filter[],
+  removal: { readonly column: ColumnSchema; readonly rule: OutlierMethod },
+): string {
+  const c = col(removal.column)
+  const from = table.sqlName
+  if (removal.rule.kind === 'iqr') {
+    const k = sqlNumber(IQR_OUTLIER_FACTOR)
+    const bounds = `(SELECT quantile_cont(${c}, 0.25) AS __q1, quantile_cont(${c}, 0.75) AS __q3 FROM ${from}${whereClause(filters)}) AS __bounds`
+    return `(SELECT ${from}.* FROM ${from}, ${bounds}${whereClause(filters, [`${c} BETWEEN __q1 - ${k} * (__q3 - __q1) AND __q3 + ${k} * (__q3 - __q1)`])}) AS __kept`
+  }
+  const spread = `(SELECT avg(${c}) AS __m, stddev_pop(${c}) AS __s FROM ${from}${whereClause(filters)}) AS __spread`
+  return `(SELECT ${from}.* FROM ${from}, ${spread}${whereClause(filters, [`abs(${c} - __m) <= ${sqlNumber(removal.rule.threshold)} * __s`])}) AS __kept`
 }
 
 /** Skewness (3) or excess kurtosis (4) from the biased central moments, as SciPy computes them by default. */
@@ -142,12 +181,13 @@ const MAX_GROUPS = 1000
  * of text kept); with a group column, one row per value of it, in its order.
  */
 export function statisticsSql(
-  table: TableSchema,
+  source: TableSchema,
   filters: readonly Filter[],
   items: readonly StatisticItem[],
   method: StatisticsMethod,
   group: ColumnSchema | null,
 ): string {
+  let table = source
   const rounded = (item: StatisticItem, expression: string) => {
     const numeric = item.stat !== 'mode' || item.columns[0]?.type !== 'text'
     return method.decimals !== null && numeric && !COUNTS.has(item.stat)
@@ -163,10 +203,52 @@ export function statisticsSql(
     })
     return `SELECT ${g} AS ${quoteIdentifier(group.name)}, ${values.join(', ')} FROM ${table.sqlName}${whereClause(filters, [`${g} IS NOT NULL`])} GROUP BY ${g} ORDER BY ${g} LIMIT ${MAX_GROUPS}`
   }
-  const columns = items.map(
-    (item) => `${rounded(item, itemSql(item, method, table, filters))} AS ${quoteIdentifier(item.slot)}`,
+  // Outliers removed first: the same statistics over a table of the rows kept.
+  if (method.withoutOutliers) table = { ...table, sqlName: keptRowsSql(table, filters, method.withoutOutliers) }
+  const columns = items.map((item) =>
+    TEST_STATISTICS.includes(item.stat)
+      ? `${itemSql(item, method, table, filters)} AS ${quoteIdentifier(item.slot)}`
+      : `${rounded(item, itemSql(item, method, table, filters))} AS ${quoteIdentifier(item.slot)}`,
   )
+  const tested = items.find((item) => TEST_STATISTICS.includes(item.stat))
+  if (tested && method.test) columns.push(...testInputsSql(tested.columns, method, table, filters))
   return `SELECT ${columns.join(', ')}`
+}
+
+/**
+ * The inputs of a test, computed by DuckDB and named by TEST_INPUTS (derived-test.ts computes the
+ * rest): a correlation's unrounded value and its number of complete pairs; a column's sorted
+ * values (Shapiro-Wilk); its count and biased moments g₁ and b₂ (D'Agostino, as SciPy's).
+ */
+function testInputsSql(
+  columns: readonly ColumnSchema[],
+  method: StatisticsMethod,
+  table: TableSchema,
+  filters: readonly Filter[],
+): string[] {
+  const [first, second] = columns
+  if (!first || !method.test) throw new Error('a test needs its column')
+  const from = table.sqlName
+  const c = col(first)
+  const present = [first, second].flatMap((column) => (column ? [`${col(column)} IS NOT NULL`] : []))
+  const n = `(SELECT count(*) FROM ${from}${whereClause(filters, present)}) AS ${TEST_INPUTS.n}`
+  switch (method.test.kind) {
+    case 'correlation': {
+      const r = itemSql({ slot: TEST_INPUTS.r, stat: 'correlation', columns, percentile: null }, method, table, filters)
+      return [n, `${r} AS ${TEST_INPUTS.r}`]
+    }
+    case 'shapiro':
+      return [
+        n,
+        `(SELECT list(CAST(${c} AS DOUBLE) ORDER BY ${c}) FROM ${from}${whereClause(filters, present)}) AS ${TEST_INPUTS.values}`,
+      ]
+    case 'dagostino':
+      return [
+        n,
+        `${centralMoments(c, from, filters, 3)} AS ${TEST_INPUTS.skewness}`,
+        `${centralMoments(c, from, filters, 4)} + 3 AS ${TEST_INPUTS.kurtosis}`,
+      ]
+  }
 }
 
 /** The rows the statistics are computed from: those where every column they use is filled (for missing values, those lacking one). */
@@ -185,4 +267,17 @@ export function statisticsEvidenceSql(
     filters,
     used.map((column) => `${col(column)} IS NOT NULL`),
   )} ORDER BY ${ROW_COLUMN} LIMIT 20`
+}
+
+/** The test a statistics shape's values need finished after the query, or undefined. */
+export function derivedTestOf(items: readonly StatisticItem[], method: StatisticsMethod): DerivedTest | undefined {
+  if (!method.test) return undefined
+  const outputs: TestOutput[] = items.flatMap((item): TestOutput[] => {
+    if (item.stat === 'pvalue') return [{ slot: item.slot, value: 'p' }]
+    if (item.stat === 'test_statistic') return [{ slot: item.slot, value: 'statistic' }]
+    if (item.stat === 'verdict' && item.verdict) return [{ slot: item.slot, value: 'verdict', ...item.verdict }]
+    return []
+  })
+  if (outputs.length === 0) return undefined
+  return { kind: method.test.kind, outputs, alpha: method.test.alpha, decimals: method.decimals }
 }

@@ -1,6 +1,6 @@
 import type { ColumnSchema } from '../types.js'
-import type { StatisticItem, StatisticsMethod } from './intent.js'
-import type { Statistic } from './lexicon/statistics.js'
+import type { StatisticItem, StatisticsMethod, StatisticsTest } from './intent.js'
+import { type Statistic, TEST_STATISTICS } from './lexicon/statistics.js'
 
 export type Language = 'en' | 'fr'
 
@@ -28,6 +28,9 @@ const NAMES: Readonly<Record<Language, Readonly<Record<Statistic, string>>>> = {
     sum: 'sum',
     range: 'range',
     growth: 'change in percent from the first to the last row',
+    pvalue: 'p-value',
+    test_statistic: 'statistic',
+    verdict: 'verdict',
   },
   fr: {
     mean: 'moyenne',
@@ -51,14 +54,50 @@ const NAMES: Readonly<Record<Language, Readonly<Record<Statistic, string>>>> = {
     sum: 'somme',
     range: 'étendue',
     growth: 'variation en pourcentage de la première à la dernière ligne',
+    pvalue: 'p-valeur',
+    test_statistic: 'statistique',
+    verdict: 'verdict',
   },
 }
 
 const quoted = (column: ColumnSchema | undefined): string => (column ? `"${column.name}"` : '')
 
+/** The test's name in words. */
+const TEST_NAMES: Readonly<Record<Language, Readonly<Record<StatisticsTest['kind'], string>>>> = {
+  en: {
+    correlation: 'two-sided test of the correlation (Student t, n − 2 degrees of freedom)',
+    shapiro: 'Shapiro-Wilk test',
+    dagostino: 'D’Agostino-Pearson normality test (K²)',
+  },
+  fr: {
+    correlation: 'test bilatéral de la corrélation (t de Student, n − 2 degrés de liberté)',
+    shapiro: 'test de Shapiro-Wilk',
+    dagostino: 'test de normalité de D’Agostino-Pearson (K²)',
+  },
+}
+
+/** A test's p-value, statistic or verdict in words, with the rule the verdict follows and the level used. */
+function testWords(item: StatisticItem, test: StatisticsTest, lang: Language): string {
+  const fr = lang === 'fr'
+  const columns = item.columns.map(quoted).join(fr ? ' et ' : ' and ')
+  const name = `${TEST_NAMES[lang][test.kind]}${fr ? ' de ' : ' of '}${columns}`
+  if (item.stat === 'pvalue') return `${item.slot} = ${fr ? 'p-valeur du' : 'p-value of the'} ${name}`
+  if (item.stat === 'test_statistic')
+    return `${item.slot} = ${fr ? 'statistique du' : 'statistic of the'} ${name}${test.kind === 'shapiro' ? ' (W)' : ''}`
+  const verdict = item.verdict
+  if (!verdict) return `${item.slot} = verdict`
+  const level = `${test.alpha}${test.alphaSaid ? '' : fr ? ', seuil par défaut' : ', the default level'}`
+  const below = test.kind === 'correlation' ? verdict.affirmative : verdict.negative
+  const above = test.kind === 'correlation' ? verdict.negative : verdict.affirmative
+  return fr
+    ? `${item.slot} = "${below}" si la p-valeur du ${name} est inférieure à ${level}, sinon "${above}"`
+    : `${item.slot} = "${below}" if the p-value of the ${name} is below ${level}, else "${above}"`
+}
+
 /** How one value is computed, with the method when it matters (sample or population, Spearman, the outlier rule). */
 function itemWords(item: StatisticItem, method: StatisticsMethod, lang: Language): string {
   const fr = lang === 'fr'
+  if (method.test && TEST_STATISTICS.includes(item.stat)) return testWords(item, method.test, lang)
   const [first, second] = item.columns
   let name = NAMES[lang][item.stat]
   if (item.stat === 'percentile') name = fr ? `${item.percentile}e centile` : `${item.percentile}th percentile`
@@ -109,5 +148,23 @@ export function statisticsWords(items: readonly StatisticItem[], method: Statist
       : fr
         ? `, arrondis à ${method.decimals} décimales`
         : `, rounded to ${method.decimals} decimals`
-  return `${items.map((item) => itemWords(item, method, lang)).join('; ')}${rounding}`
+  const afterwards = method.test
+    ? fr
+      ? ' ; le test est calculé après la requête, à partir des valeurs qu’elle renvoie'
+      : '; the test is computed after the query, from the values it returns'
+    : ''
+  const removal = method.withoutOutliers
+  const rule = !removal
+    ? ''
+    : removal.rule.kind === 'iqr'
+      ? fr
+        ? 'au-delà de 1,5 écart interquartile des quartiles'
+        : 'beyond 1.5 IQR from the quartiles'
+      : `|z| > ${removal.rule.threshold}${fr ? ', écart type de population' : ', population standard deviation'}`
+  const without = removal
+    ? fr
+      ? `, sans les valeurs aberrantes de ${quoted(removal.column)} (${rule})`
+      : `, without the outliers of ${quoted(removal.column)} (${rule})`
+    : ''
+  return `${items.map((item) => itemWords(item, method, lang)).join('; ')}${without}${rounding}${afterwards}`
 }

@@ -1,5 +1,6 @@
 import type { Grounding } from './grounding/grounding.js'
 import type { Filter, Intent } from './intent.js'
+import { SLOT_WORDS } from './lexicon/statistics.js'
 import { type Declined, declined } from './recognition.js'
 
 /** Words that negate what follows them, English and French, folded. */
@@ -38,11 +39,36 @@ function negates(filter: Filter): boolean {
 }
 
 /**
+ * "do not …", "don't …": an instruction to whoever computes. "did not survive", "does not own" are
+ * conditions on rows and stay.
+ */
+const AUXILIARIES = new Set(['do'])
+const VERBAL_NEGATIONS = new Set(["don't"])
+
+/**
+ * A negation of how to compute rather than of which rows: "do not apply any transformation",
+ * "don't round", "without removing", "not considering".
+ */
+function negatesAVerb(g: Grounding, index: number): boolean {
+  const word = g.tokens[index]?.text ?? ''
+  if (VERBAL_NEGATIONS.has(word) || AUXILIARIES.has(g.tokens[index - 1]?.text ?? '')) return true
+  return /\p{L}{3,}ing$/u.test(g.tokens[index + 1]?.text ?? '')
+}
+
+/** "no missing values", "no null or NaN values": empty cells, which every aggregate skips already. */
+function negatesEmptyCells(g: Grounding, index: number): boolean {
+  return g.tokens.slice(index + 1, index + 3).some((next) => SLOT_WORDS.missing.includes(next.text))
+}
+
+/**
  * "the languages of items that are **not** on sale": when no condition of the plan is negated and
- * no yes/no check reads the negation, the plan answers the question without it.
+ * no yes/no check reads the negation, the plan answers the question without it. A test's verdict
+ * reads its own negation ("below 0.05, it is not normal"), a negated verb says how to compute, and
+ * "no missing values" speaks of empty cells.
  */
 export function unreadNegation(g: Grounding, intent: Intent): Declined | null {
-  const word = g.tokens.find((t) => NEGATIONS.has(t.text))?.text
+  if (intent.shape.kind === 'statistics' && intent.shape.method.test) return null
+  const word = g.tokens.find((t, i) => NEGATIONS.has(t.text) && !negatesAVerb(g, i) && !negatesEmptyCells(g, i))?.text
   if (!word) return null
   const filters = [...intent.filters, ...(intent.shape.kind === 'share' ? intent.shape.condition : [])]
   const check = intent.check

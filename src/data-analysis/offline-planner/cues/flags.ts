@@ -4,10 +4,12 @@ import { type Token, words } from '../tokenise.js'
 import { findPhrase, span } from './phrases.js'
 import type { Reading } from './types.js'
 
-/** The first computation the planner does not do ("correlation", "predict"), or null. */
-export function readUnsupported(tokens: readonly Token[]): string | null {
+/** The first computation the planner does not do ("correlation", "predict"), or null; `answered`: phrases a recognised computation answers. */
+export function readUnsupported(tokens: readonly Token[], answered: ReadonlySet<string>): string | null {
   const text = ` ${tokens.map((token) => token.text).join(' ')} `
-  return UNSUPPORTED_WORDS.find((phrase) => text.includes(` ${words(phrase).join(' ')} `)) ?? null
+  return (
+    UNSUPPORTED_WORDS.find((phrase) => !answered.has(phrase) && text.includes(` ${words(phrase).join(' ')} `)) ?? null
+  )
 }
 
 /** "what percentage of", "quelle part de". */

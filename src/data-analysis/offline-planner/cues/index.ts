@@ -1,3 +1,4 @@
+import { TEST_WORDS } from '../lexicon/statistics.js'
 import { tokenise } from '../tokenise.js'
 import { readAggregates, readRange } from './aggregates.js'
 import { readCount } from './count.js'
@@ -9,6 +10,7 @@ import { prepareQuestion } from './prepare.js'
 import { locateQuotes, quotedIndexes } from './quotes.js'
 import { readStatistics } from './statistics.js'
 import { readOffset, readSuperlatives } from './superlatives.js'
+import { readTest } from './tests.js'
 import type { Cues } from './types.js'
 
 /**
@@ -34,6 +36,8 @@ export function readCues(question: string): Cues {
 
   const statistics = readStatistics(tokens, quotedSpans)
   take(statistics.used)
+  const test = readTest(tokens, statistics.found.requested)
+  take(test.used)
   const superlativeWords = readSuperlatives(tokens, quotedSpans)
   take(superlativeWords.used)
   const { aggregates, superlatives } = readRange(tokens, readAggregates(tokens, quotedSpans), superlativeWords.found)
@@ -68,7 +72,8 @@ export function readCues(question: string): Cues {
     position: numbers.found.position,
     used,
     strayNumbers: numbers.found.strayNumbers,
-    unsupported: readUnsupported(tokens),
+    // The words of a test the planner computes are not what it declines.
+    unsupported: readUnsupported(tokens, test.found && test.found.kind !== 'unnamed' ? TEST_WORDS : new Set()),
     nonEmpty: readNonEmpty(tokens),
     negated: readNegated(tokens),
     offset: offset.found,
@@ -78,5 +83,7 @@ export function readCues(question: string): Cues {
     statistics: statistics.found,
     slots: prepared.slots,
     decimals: prepared.decimals,
+    slotOptions: prepared.slotOptions,
+    test: test.found,
   }
 }

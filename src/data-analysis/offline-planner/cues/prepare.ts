@@ -1,4 +1,5 @@
 import { escapeRegex } from '../../../lib/regex.js'
+import { readSlotOptions, type VerdictOptions } from './slot-options.js'
 
 /** The question made ready for the tokeniser. */
 
@@ -32,6 +33,8 @@ export interface PreparedQuestion {
   readonly slots: readonly string[]
   /** How many decimals the answer is to be rounded to, when the question says. */
   readonly decimals: number | null
+  /** The verdict slots' two answers. */
+  readonly slotOptions: ReadonlyMap<string, VerdictOptions>
 }
 
 /** "to the nearest hundredth": rounding said with a place name. */
@@ -79,7 +82,8 @@ export function prepareQuestion(question: string): PreparedQuestion {
   }
   const dates: string[] = []
   const withDates = text.replace(ISO_DATE, (match) => ` date${dates.push(match) - 1} `)
-  return { text: spellOut(withDates), dates, slots, decimals }
+  const slotOptions = formatAt >= 0 ? readSlotOptions(question.slice(formatAt)) : new Map<string, VerdictOptions>()
+  return { text: spellOut(withDates), dates, slots, decimals, slotOptions }
 }
 
 /** Symbols and shorthands spelled out: `>=` → "at least", `2k` → 2000. */

@@ -2,6 +2,7 @@ import type { Comparison } from '../lexicon/comparisons.js'
 import type { Statistic } from '../lexicon/statistics.js'
 import type { Direction } from '../lexicon/superlatives.js'
 import type { Token } from '../tokenise.js'
+import type { VerdictOptions } from './slot-options.js'
 
 /**
  * The question's cues, independent of any table: its form (yes/no, list, count), aggregate words,
@@ -100,6 +101,18 @@ export interface Cues {
   readonly slots: readonly string[]
   /** Decimals the answer is rounded to, when the question says. */
   readonly decimals: number | null
+  /** The verdict slots of the answer format, with their two answers (cues/slot-options.ts). */
+  readonly slotOptions: ReadonlyMap<string, VerdictOptions>
+  /** The test the question asks for, or null (cues/tests.ts). */
+  readonly test: TestCue | null
+}
+
+/** A test asked for: `unnamed` is a normality test the planner does not compute or that the question does not name. */
+export interface TestCue {
+  readonly kind: 'correlation' | 'shapiro' | 'dagostino' | 'unnamed'
+  /** The significance level a verdict uses: the one said, else the default; null when two are said. */
+  readonly alpha: number | null
+  readonly alphaSaid: boolean
 }
 
 /** What a cue reader found, and the tokens it took (no column or value may use them). */

@@ -17,6 +17,15 @@ export function ground(cues: Cues, tables: readonly TableSchema[]): Grounding | 
   if (tables.length === 0) return declined('no table is loaded')
   // "Perform a distribution analysis…" whose answer format asks only for statistics asks for those.
   const descriptive = cues.unsupported === 'distribution' && slotsNameStatistics(cues.slots)
+  // Normality asked without a test the planner computes: the tests disagree near the level, so which one is said.
+  if (
+    cues.test?.kind === 'unnamed' &&
+    !descriptive &&
+    !/^(?:kolmogorov|anderson|lilliefors|jarque)/.test(cues.unsupported ?? '')
+  )
+    return declined(
+      "the question asks whether values are normally distributed without naming the test; the planner computes Shapiro-Wilk and D'Agostino's normaltest",
+    )
   if (cues.unsupported && !descriptive)
     return declined(`the question asks for "${cues.unsupported}", which the offline planner does not compute`)
   const named = findMentions(cues, tables)

@@ -26,6 +26,10 @@ export type Statistic =
   | 'sum'
   | 'range'
   | 'growth'
+  /** A test's p-value, statistic and verdict (the test from TEST_WORDS; docs/data-analysis.md, "Tests"). */
+  | 'pvalue'
+  | 'test_statistic'
+  | 'verdict'
 
 export const STATISTIC_PHRASES: readonly (readonly [Statistic, string])[] = [
   ['iqr', 'interquartile range'],
@@ -85,6 +89,9 @@ export const STATISTIC_PHRASES: readonly (readonly [Statistic, string])[] = [
   ['growth', 'taux de croissance'],
   ['growth', 'variation en pourcentage'],
   ['sum', 'sum'],
+  ['pvalue', 'p values'],
+  ['pvalue', 'p value'],
+  ['pvalue', 'pvalue'],
 ]
 
 /**
@@ -107,6 +114,9 @@ export const OWN_STATISTICS: ReadonlySet<Statistic> = new Set([
   'intercept',
   'r2',
   'growth',
+  'pvalue',
+  'test_statistic',
+  'verdict',
 ])
 
 /** A growth over periods ("annual growth rate", "CAGR") has more than one reading: declined. */
@@ -165,6 +175,8 @@ export const VALUE_COUNT_PHRASES = [
 
 /** "for each class", "per region": statistics by group, which the planner does not compute (it declines). */
 export const GROUPING_WORDS = new Set(['each', 'per', 'every', 'chaque'])
+/** "per capita", "per cent": a rate's unit after "per", not a column to group by. */
+export const RATE_UNITS = new Set(['capita', 'cent', 'head'])
 
 /** Rows taken out before computing ("after removing the outliers"): a step the statistics do not take. */
 export const REMOVAL_WORDS = new Set([
@@ -183,6 +195,11 @@ export const REMOVAL_WORDS = new Set([
   'supprimer',
   'exclure',
 ])
+
+/** "do not remove", "without removing": no rows taken out. */
+export const REMOVAL_NEGATIONS = new Set(['not', 'without', 'no', 'never', 'sans', 'pas'])
+/** "how many rows are left" after removing rows: not the number removed. */
+export const REMAINING_WORDS = new Set(['left', 'remaining', 'remain', 'remains', 'restantes', 'restants'])
 
 /** The interquartile method of outliers ("1.5 times the IQR"). */
 export const IQR_OUTLIER_FACTOR = 1.5
@@ -233,4 +250,79 @@ export const SLOT_WORDS: Readonly<Record<Statistic, readonly string[]>> = {
   sum: ['sum', 'total'],
   range: ['range'],
   growth: ['growth', 'change', 'increase', 'pct', 'percent', 'percentage'],
+  pvalue: ['p', 'pvalue', 'pval'],
+  test_statistic: ['w', 'statistic', 'stat', 'k2'],
+  // A verdict slot is told by its two answers, not by its name (cues/slot-options.ts).
+  verdict: [],
 }
+
+/**
+ * The tests a question may name (folded words after the tokeniser split hyphens). A normality
+ * test the planner does not compute, or normality asked without naming the test (the tests
+ * disagree near the threshold), is declined.
+ */
+export const SHAPIRO_WORDS = new Set(['shapiro'])
+export const DAGOSTINO_WORDS = new Set(['normaltest', 'agostino', 'dagostino'])
+export const OTHER_NORMALITY_TEST_WORDS = new Set(['kolmogorov', 'smirnov', 'darling', 'lilliefors', 'jarque', 'ks'])
+export const NORMALITY_PHRASES = [
+  'normal distribution',
+  'normally distributed',
+  'normality',
+  'gaussian',
+  'loi normale',
+  'distribution normale',
+  'normalite',
+]
+/** A correlation's significance asked without naming its p-value. */
+export const SIGNIFICANCE_WORDS = new Set([
+  'significant',
+  'significance',
+  'significantly',
+  'significative',
+  'significatif',
+])
+/** "a significance level (alpha) of 0.05": a number at most this is the level, not a condition. */
+export const MAX_SIGNIFICANCE_LEVEL = 0.2
+/** Words right before a significance level ("alpha of 0.05", "at the 0.01 level", "significant at 0.05"). */
+export const LEVEL_WORDS = new Set(['alpha', 'level', 'significance', 'significant', 'pvalue', 'seuil', 'niveau'])
+/** The level a verdict uses when the question says none (said in the explanation). */
+export const DEFAULT_SIGNIFICANCE_LEVEL = 0.05
+/** "two-tailed", "two-sided": the test's kind, not a number of rows. */
+export const TAIL_WORDS = new Set(['tailed', 'sided', 'tail'])
+/** The words of the unsupported list (lexicon/computations.ts) a test the planner computes answers. */
+export const TEST_WORDS = new Set([
+  'p value',
+  'p-value',
+  'pvalue',
+  'shapiro',
+  'normality',
+  'normally distributed',
+  'significance',
+  'significant',
+  'hypothesis',
+  'distribution',
+])
+/** Words that negate a verdict's answer ("Not Normal", "non-significant", "not_correlated"). */
+export const NEGATION_WORDS = new Set(['not', 'non', 'no', 'pas', 'ne'])
+/** Words a verdict's two answers may differ by besides the negation ("Not a normal distribution"). */
+export const ARTICLE_WORDS = new Set(['a', 'an', 'the', 'un', 'une', 'la', 'le'])
+/** The statistics of a test, computed after the query (src/data-analysis/derived-test.ts). */
+export const TEST_STATISTICS: readonly Statistic[] = ['pvalue', 'test_statistic', 'verdict']
+/** A verdict's answers when no answer format offers any. */
+export const DEFAULT_VERDICTS = {
+  correlation: { affirmative: 'significant', negative: 'not significant' },
+  shapiro: { affirmative: 'normal', negative: 'not normal' },
+  dagostino: { affirmative: 'normal', negative: 'not normal' },
+} as const
+/** A verdict's affirmative answer must say what the test decides: a correlation's significance, or normality. */
+export const CORRELATION_VERDICT_WORDS = new Set([
+  'significant',
+  'significance',
+  'correlated',
+  'correlation',
+  'related',
+])
+export const NORMALITY_VERDICT_WORDS = new Set(['normal', 'normality', 'normally', 'gaussian', 'normale'])
+/** A verdict that is a boolean. */
+export const TRUE_WORDS = new Set(['true', 'yes', 'vrai', 'oui'])
+export const FALSE_WORDS = new Set(['false', 'no', 'faux', 'non'])

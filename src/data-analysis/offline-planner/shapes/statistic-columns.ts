@@ -1,12 +1,14 @@
 import type { ColumnSchema } from '../../types.js'
 import { numericOf } from '../column-traits.js'
 import type { ColumnMention } from '../columns.js'
+import { namedBySlots, wordsOf } from '../cues/slots.js'
 import type { StatisticCue } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
 import {
   EXPLANATORY_WORDS,
   GROUPING_WORDS,
   PERIODIC_GROWTH_WORDS,
+  RATE_UNITS,
   type Statistic,
   TIME_HEADER,
 } from '../lexicon/statistics.js'
@@ -41,7 +43,13 @@ export function onlyColumnWord(g: Grounding, mention: ColumnMention): boolean {
  */
 export function groupColumn(g: Grounding): ColumnSchema | null | undefined {
   if (g.byMention) return g.byMention.column
-  const at = g.tokens.findIndex((token) => GROUPING_WORDS.has(token.text))
+  // "GDP per capita" is a rate, not a grouping: a grouping word inside a column's name or before a rate's unit is none.
+  const at = g.tokens.findIndex(
+    (token, i) =>
+      GROUPING_WORDS.has(token.text) &&
+      !RATE_UNITS.has(g.tokens[i + 1]?.text ?? '') &&
+      !g.mentions.some((m) => m.start <= i && i <= m.end),
+  )
   if (at < 0) return null
   const next = g.mentions.find((m) => m.start > at && m.start <= at + GROUP_GAP && !onlyColumnWord(g, m))
   return next ? next.column : undefined
@@ -123,4 +131,40 @@ export function pairedColumns(
   const between = g.tokens.slice((firstMention?.end ?? 0) + 1, secondMention?.start ?? 0)
   if (between.some((token) => EXPLANATORY_WORDS.has(token.text))) return [first, second]
   return 'the question does not say which column the regression explains ("Y on X")'
+}
+
+/** A pair's name as one word (`X` and `Y` → `xy`), as an answer format writes it (`correlation_XY`). */
+export function joinedName(columns: readonly ColumnSchema[]): string {
+  return columns.map((column) => wordsOf(column.name).at(-1) ?? '').join('')
+}
+
+/**
+ * "The correlations between X and Y, and between X and Z" with slots `@correlation_XY[…]
+ * @correlation_XZ[…]`: each slot that asks for the statistic names its two columns, among the
+ * numeric columns the question names, as one word (`xy`) or as two of its words. Null unless
+ * every such slot names exactly one pair.
+ */
+export function slotPairs(
+  subjects: readonly ColumnMention[],
+  cue: StatisticCue,
+  slots: readonly string[],
+): [ColumnSchema, ColumnSchema][] | null {
+  const columns = distinctColumns(subjects, cue.stat)
+  const pairs: [ColumnSchema, ColumnSchema][] = []
+  for (const slot of slots.filter((name) => namedBySlots([name], cue.stat))) {
+    const words = new Set(wordsOf(slot))
+    const named = columns.flatMap((first, i) =>
+      columns.slice(i + 1).flatMap((second): [ColumnSchema, ColumnSchema][] => {
+        const both = [first, second]
+        const joined = words.has(joinedName(both)) || words.has(joinedName([second, first]))
+        const apart = both.every((column) =>
+          wordsOf(column.name).every((word, k, all) => k === all.length - 1 || words.has(word)),
+        )
+        return joined || apart ? [[first, second]] : []
+      }),
+    )
+    if (named.length !== 1) return null
+    pairs.push(named[0] as [ColumnSchema, ColumnSchema])
+  }
+  return pairs.length > 0 ? pairs : null
 }

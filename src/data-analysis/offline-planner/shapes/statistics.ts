@@ -7,12 +7,14 @@ import type { StatisticItem, StatisticsMethod } from '../intent.js'
 import {
   EVERY_COLUMN_PHRASES,
   OWN_STATISTICS,
-  REMOVAL_WORDS,
+  REMAINING_WORDS,
   type Statistic,
+  TEST_STATISTICS,
   WHOLE_TABLE_WORDS,
 } from '../lexicon/statistics.js'
 import { declined, type Recognition } from '../recognition.js'
 import { aggregateOf } from '../statistics-sql.js'
+import { outlierRemoval, removesRows } from './outlier-removal.js'
 import {
   distinctColumns,
   groupColumn,
@@ -22,9 +24,11 @@ import {
   pairedColumns,
   REGRESSION,
   singleColumn,
+  slotPairs,
   timeColumn,
 } from './statistic-columns.js'
 import { slotOwners } from './statistic-slots.js'
+import { testedItems } from './statistic-tests.js'
 
 /** The name a value gets when no answer format names it. */
 const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
@@ -49,17 +53,37 @@ const SLOT_NAMES: Readonly<Record<Statistic, string>> = {
   sum: 'sum',
   range: 'range',
   growth: 'growth_percent',
+  pvalue: 'p_value',
+  test_statistic: 'test_statistic',
+  verdict: 'verdict',
 }
 
-/** The statistics asked for, a regression asked as such made its slope, intercept and r². */
+/** The statistics asked for, a regression asked as such made its slope, intercept and r², a test its p-value, statistic and verdict. */
 function requestedCues(g: Grounding): StatisticCue[] {
-  const { statistics } = g.cues
+  const { statistics, test } = g.cues
   const cues = statistics.requested.filter((cue) => !insideMention(cue, g.mentions))
   const regression = statistics.regression
   if (regression && !cues.some((cue) => REGRESSION.includes(cue.stat))) {
     cues.push(...REGRESSION.map((stat) => ({ ...regression, stat })))
   }
-  return cues
+  if (test && test.kind !== 'unnamed') {
+    const at = cues.find((cue) => cue.stat === 'pvalue') ?? { index: -1, end: -1, percentile: null }
+    for (const stat of TEST_STATISTICS) {
+      if (stat === 'test_statistic' && test.kind === 'correlation') continue
+      if (!cues.some((cue) => cue.stat === stat)) cues.push({ ...at, stat })
+    }
+  }
+  return cues.filter((cue) => !TEST_STATISTICS.includes(cue.stat) || (test && test.kind !== 'unnamed'))
+}
+
+/** Whether the answer format asks for a statistic: a verdict by a slot with two answers, the others by their words in the other slots' names. */
+function namedByFormat(g: Grounding, stat: Statistic): boolean {
+  const { slots, slotOptions } = g.cues
+  if (stat === 'verdict') return slots.some((slot) => slotOptions.has(slot))
+  return namedBySlots(
+    slots.filter((slot) => !slotOptions.has(slot)),
+    stat,
+  )
 }
 
 /**
@@ -73,7 +97,7 @@ function requestedCues(g: Grounding): StatisticCue[] {
 export function recogniseStatistics(g: Grounding): Recognition | null {
   const { statistics, slots, decimals } = g.cues
   // With an answer format, what its slots name is what is asked ("ignore outliers" asks for none).
-  const cues = requestedCues(g).filter((cue) => slots.length === 0 || namedBySlots(slots, cue.stat))
+  const cues = requestedCues(g).filter((cue) => slots.length === 0 || namedByFormat(g, cue.stat))
   if (cues.length === 0) return null
   const kinds = new Set(cues.map((cue) => cue.stat))
   const own = [...kinds].some((stat) => OWN_STATISTICS.has(stat))
@@ -87,23 +111,42 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     return declined('the question asks for statistics per group without naming the column to group by')
   if (group && slots.length > 0) return declined('an answer format with statistics per group is not supported')
   if (statistics.kendall) return declined('Kendall correlation is not computed; Pearson and Spearman are')
-  if (
-    statistics.outliers &&
-    cues.some((cue) => cue.stat !== 'outliers') &&
-    g.tokens.some((t) => REMOVAL_WORDS.has(t.text))
-  )
-    return declined('statistics computed after removing outliers are not supported; the outliers can be counted')
   const subjects = g.subjects.filter((m) => !onlyColumnWord(g, m) && m.column !== group)
+  // "Remove the outliers (z-score above 3) of X, then give the mean": the outlier words state the rule, not a count.
+  // Only the outliers asked ("remove the outliers: how many are removed?"): they are counted, unless the rows left are asked.
+  const removing = statistics.outliers !== null && removesRows(g)
+  const onlyOutliers = cues.every((cue) => cue.stat === 'outliers')
+  if (removing && onlyOutliers && g.tokens.some((t) => REMAINING_WORDS.has(t.text)))
+    return declined('the rows left after removing the outliers are not counted; the outliers can be')
+  const outlierCue = requestedCues(g).find((cue) => cue.stat === 'outliers')
+  const removal = removing && !onlyOutliers ? outlierRemoval(g, outlierCue, subjects, group) : null
+  if (typeof removal === 'string') return declined(removal)
+  const computed = removal ? cues.filter((cue) => cue.stat !== 'outliers') : cues
 
   const items: StatisticItem[] = []
-  for (const cue of cues) {
+  for (const cue of computed) {
     if (cue.stat === 'percentile' && cue.percentile === null)
       return declined('the question asks for a percentile or quartile without saying which')
     if (cue.stat === 'outliers' && !statistics.outliers)
       return declined('the question asks for outliers without the rule that finds them (IQR or z-score)')
     let columns: readonly ColumnSchema[]
-    if (PAIRED.has(cue.stat)) {
+    if (TEST_STATISTICS.includes(cue.stat) && g.cues.test?.kind === 'correlation') {
+      // The correlation's own columns, set once it is read.
+      columns = []
+    } else if (PAIRED.has(cue.stat)) {
       const pair = pairedColumns(g, subjects, cue)
+      // More than two columns: an answer format may name the pairs, one per slot (`correlation_XY`).
+      const pairs =
+        typeof pair === 'string' && slots.length > 0 && !REGRESSION.includes(cue.stat)
+          ? slotPairs(subjects, cue, slots)
+          : null
+      if (pairs) {
+        for (const named of pairs) {
+          const item = { slot: SLOT_NAMES[cue.stat], stat: cue.stat, columns: named, percentile: null }
+          if (!items.some((known) => sameItem(known, item))) items.push(item)
+        }
+        continue
+      }
       if (typeof pair === 'string') return declined(pair)
       columns = pair
     } else {
@@ -120,10 +163,12 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     if (!items.some((known) => sameItem(known, item))) items.push(item)
   }
 
-  const named = slots.length > 0 ? slotOwners(slots, items) : withDistinctNames(items)
+  const tested = testedItems(g, items)
+  if (typeof tested === 'string') return declined(tested)
+  const named = slots.length > 0 ? slotOwners(slots, tested.items, g.cues.slotOptions) : withDistinctNames(tested.items)
   if (typeof named === 'string') return declined(named)
   if (slots.length === 0) {
-    const used = new Set(named.flatMap((item) => item.columns))
+    const used = new Set([...named.flatMap((item) => item.columns), ...(removal ? [removal.column] : [])])
     const unused = distinctColumns(subjects, 'mean').filter((column) => !used.has(column))
     if (unused.length > 0)
       return declined(`the question names "${unused[0]?.name}" but asks for no statistic the planner could tie to it`)
@@ -134,6 +179,8 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     correlation: statistics.correlation,
     outliers: statistics.outliers,
     decimals,
+    ...(tested.test ? { test: tested.test } : {}),
+    ...(removal ? { withoutOutliers: removal } : {}),
   }
   const perGroupless = group ? named.find((item) => aggregateOf(item, method) === null) : undefined
   if (perGroupless) return declined(`the ${perGroupless.stat} is not computed per group; ask for one group at a time`)
@@ -142,7 +189,7 @@ export function recogniseStatistics(g: Grounding): Recognition | null {
     ? 'table'
     : !single
       ? 'values'
-      : single.stat === 'mode' && single.columns[0]?.type === 'text'
+      : (single.stat === 'mode' && single.columns[0]?.type === 'text') || single.stat === 'verdict'
         ? 'category'
         : 'number'
   return {

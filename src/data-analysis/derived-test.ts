@@ -1,0 +1,74 @@
+import { correlationPValue, dagostinoPearson, shapiroWilk, type TestOutcome } from './hypothesis-tests.js'
+import type { QueryResult } from './sandbox.js'
+import { type DerivedTest, TEST_INPUTS, type TestOutput } from './types.js'
+
+/**
+ * Finishes a plan's test once its query has run (docs/data-analysis.md, "Tests"): reads the
+ * inputs DuckDB computed from the first row, fills the output slots, drops the input columns. A
+ * test that cannot be computed (too few rows, all values equal) leaves its slots empty (null)
+ * rather than guess a verdict.
+ */
+export function completeTest(result: QueryResult, test: DerivedTest): QueryResult {
+  const row = result.rows[0]
+  if (!row) return result
+  const input = (name: string): unknown => row[result.columns.indexOf(name)]
+  const outcome = outcomeOf(test, input)
+  const inputs = new Set<string>(Object.values(TEST_INPUTS))
+  const keep = result.columns.map((_, i) => i).filter((i) => !inputs.has(result.columns[i] as string))
+  const filled = result.columns.map((column, i) => {
+    const output = test.outputs.find((o) => o.slot === column)
+    return output ? outputValue(output, outcome, test) : row[i]
+  })
+  return {
+    columns: keep.map((i) => result.columns[i] as string),
+    rows: [keep.map((i) => filled[i]), ...result.rows.slice(1).map((r) => keep.map((i) => r[i]))],
+    truncated: result.truncated,
+  }
+}
+
+function numberOf(value: unknown): number {
+  if (typeof value === 'number') return value
+  if (typeof value === 'bigint' || typeof value === 'string') return Number(value)
+  return Number.NaN
+}
+
+function outcomeOf(test: DerivedTest, input: (name: string) => unknown): TestOutcome | null {
+  const n = numberOf(input(TEST_INPUTS.n))
+  switch (test.kind) {
+    case 'correlation': {
+      const r = numberOf(input(TEST_INPUTS.r))
+      const p = correlationPValue(r, n)
+      return Number.isNaN(p) ? null : { statistic: r * Math.sqrt((n - 2) / (1 - r * r)), p }
+    }
+    case 'shapiro': {
+      const values = input(TEST_INPUTS.values)
+      return Array.isArray(values) ? shapiroWilk(values.map(numberOf).filter((v) => Number.isFinite(v))) : null
+    }
+    case 'dagostino':
+      // The query gives the biased moments (SciPy's): g₁ and b₂.
+      return dagostinoPearson(n, numberOf(input(TEST_INPUTS.skewness)), numberOf(input(TEST_INPUTS.kurtosis)))
+  }
+}
+
+function rounded(value: number, decimals: number | null): number {
+  if (decimals === null) return value
+  const factor = 10 ** decimals
+  return Math.round(value * factor) / factor
+}
+
+function outputValue(output: TestOutput, outcome: TestOutcome | null, test: DerivedTest): number | string | null {
+  if (!outcome || !Number.isFinite(outcome.p)) return null
+  switch (output.value) {
+    case 'p':
+      return rounded(outcome.p, test.decimals)
+    case 'statistic':
+      return rounded(outcome.statistic, test.decimals)
+    case 'verdict': {
+      if (test.alpha === null) return null
+      // A normality test's null hypothesis is the affirmative (normal); a correlation test's is its negation.
+      const rejected = outcome.p < test.alpha
+      const affirmative = test.kind === 'correlation' ? rejected : !rejected
+      return affirmative ? output.affirmative : output.negative
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import {
+  DAGOSTINO_WORDS,
+  DEFAULT_SIGNIFICANCE_LEVEL,
+  LEVEL_WORDS,
+  MAX_SIGNIFICANCE_LEVEL,
+  NORMALITY_PHRASES,
+  OTHER_NORMALITY_TEST_WORDS,
+  SHAPIRO_WORDS,
+  SIGNIFICANCE_WORDS,
+  TAIL_WORDS,
+} from '../lexicon/statistics.js'
+import type { Token } from '../tokenise.js'
+import { findPhrase } from './phrases.js'
+import type { Reading, StatisticCue, TestCue } from './types.js'
+
+/**
+ * The test a question asks for (docs/data-analysis.md, "Tests"): a normality test it names
+ * (Shapiro-Wilk, D'Agostino's normaltest), or the significance of a correlation it asks for
+ * ("its p-value", "is the correlation significant"), with the significance level it states. The
+ * level's numbers and the "two" of "two-tailed" are taken, so that neither becomes a condition.
+ */
+export function readTest(tokens: readonly Token[], requested: readonly StatisticCue[]): Reading<TestCue | null> {
+  const words = new Set(tokens.map((token) => token.text))
+  const has = (set: ReadonlySet<string>) => [...set].some((word) => words.has(word))
+  const normality = findPhrase(tokens, NORMALITY_PHRASES) >= 0 || has(SHAPIRO_WORDS) || has(DAGOSTINO_WORDS)
+  const correlation = requested.some((cue) => cue.stat === 'correlation')
+  const pValue = requested.some((cue) => cue.stat === 'pvalue')
+  let kind: TestCue['kind'] | null = null
+  if (normality) {
+    const named = [has(SHAPIRO_WORDS), has(DAGOSTINO_WORDS), has(OTHER_NORMALITY_TEST_WORDS)].filter(Boolean).length
+    kind = named !== 1 ? 'unnamed' : has(SHAPIRO_WORDS) ? 'shapiro' : has(DAGOSTINO_WORDS) ? 'dagostino' : 'unnamed'
+  } else if (correlation && (pValue || has(SIGNIFICANCE_WORDS))) kind = 'correlation'
+  if (kind === null) return { found: null, used: [] }
+
+  const used: number[] = []
+  const levels = new Set<number>()
+  const isLevel = (value: number | null): value is number =>
+    value !== null && value > 0 && value <= MAX_SIGNIFICANCE_LEVEL
+  for (const [index, token] of tokens.entries()) {
+    if (isLevel(token.number) && afterLevelWord(tokens, index)) levels.add(token.number)
+    if (TAIL_WORDS.has(tokens[index + 1]?.text ?? '') && token.number !== null) used.push(index)
+  }
+  // The level said once is the level wherever it is repeated ("… greater than or equal to 0.05").
+  for (const [index, token] of tokens.entries()) if (isLevel(token.number) && levels.has(token.number)) used.push(index)
+  const [level] = levels
+  return {
+    found: {
+      kind,
+      // Two levels ("0.05 … 0.01") leave the verdict undecided: null, and the planner declines it.
+      alpha: levels.size === 0 ? DEFAULT_SIGNIFICANCE_LEVEL : levels.size === 1 ? (level as number) : null,
+      alphaSaid: levels.size > 0,
+    },
+    used,
+  }
+}
+
+/** Tokens before a number in which a word saying it is the level must be ("alpha of 0.05", "p-value is less than 0.05"). */
+const LEVEL_WINDOW = 8
+
+/** Whether a number follows a word of the significance level closely: a 0.1 elsewhere may be a condition. */
+function afterLevelWord(tokens: readonly Token[], index: number): boolean {
+  for (let i = Math.max(0, index - LEVEL_WINDOW); i < index; i++) {
+    const text = tokens[i]?.text ?? ''
+    if (LEVEL_WORDS.has(text) || (text === 'value' && tokens[i - 1]?.text === 'p')) return true
+  }
+  return false
+}

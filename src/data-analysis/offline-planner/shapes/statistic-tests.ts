@@ -1,0 +1,69 @@
+import type { ColumnSchema } from '../../types.js'
+import { wordsOf } from '../cues/slots.js'
+import type { Grounding } from '../grounding/grounding.js'
+import type { StatisticItem, StatisticsTest } from '../intent.js'
+import {
+  CORRELATION_VERDICT_WORDS,
+  DEFAULT_VERDICTS,
+  NORMALITY_VERDICT_WORDS,
+  TEST_STATISTICS,
+  TRUE_WORDS,
+} from '../lexicon/statistics.js'
+
+/** A test's items (docs/data-analysis.md, "Tests"): their columns, the verdict's answers, the level. */
+
+/**
+ * The items of a test (docs/data-analysis.md, "Tests"): a correlation's p-value and verdict over
+ * the correlation's columns (one correlation), a normality test's over its one column; a verdict
+ * gets the answers its slot offers, or plain ones, and must be about what the test tests. Items
+ * of no test pass unchanged.
+ */
+export function testedItems(
+  g: Grounding,
+  items: readonly StatisticItem[],
+): { items: StatisticItem[]; test: StatisticsTest | null } | string {
+  const cue = g.cues.test
+  const testItems = items.filter((item) => TEST_STATISTICS.includes(item.stat))
+  if (!cue || cue.kind === 'unnamed' || testItems.length === 0) return { items: [...items], test: null }
+  if (cue.alpha === null) return 'the question states two significance levels'
+  const correlations = items.filter((item) => item.stat === 'correlation')
+  let columns: readonly ColumnSchema[]
+  if (cue.kind === 'correlation') {
+    const [only, other] = correlations
+    if (!only || other) return 'a correlation test needs exactly one correlation'
+    columns = only.columns
+  } else {
+    if (correlations.length > 0) return 'a normality test and a correlation are two questions'
+    const tested = new Set(testItems.map((item) => item.columns[0]))
+    if (tested.size !== 1) return 'a normality test is computed on one column at a time'
+    columns = testItems[0]?.columns ?? []
+  }
+  const slotOptions = g.cues.slotOptions
+  const verdictSlot = g.cues.slots.find((slot) => slotOptions.has(slot))
+  const verdict = (verdictSlot ? slotOptions.get(verdictSlot) : undefined) ?? DEFAULT_VERDICTS[cue.kind]
+  if (!verdictAbout(cue.kind, verdict, verdictSlot))
+    return `the answer format's "${verdictSlot}" is a verdict the ${cue.kind} test does not give`
+  return {
+    items: items.map((item) =>
+      TEST_STATISTICS.includes(item.stat)
+        ? { ...item, columns, ...(item.stat === 'verdict' ? { verdict } : {}) }
+        : item,
+    ),
+    test: { kind: cue.kind, alpha: cue.alpha, alphaSaid: cue.alphaSaid },
+  }
+}
+
+/** Whether a verdict's affirmative answer (or, for true/false, its slot's name) says what the test tests: normality, or a correlation's significance. */
+function verdictAbout(
+  kind: StatisticsTest['kind'],
+  verdict: { readonly affirmative: string },
+  slot: string | undefined,
+): boolean {
+  const words = new Set([
+    ...wordsOf(verdict.affirmative),
+    ...(TRUE_WORDS.has(verdict.affirmative.toLowerCase()) && slot ? wordsOf(slot) : []),
+  ])
+  return [...(kind === 'correlation' ? CORRELATION_VERDICT_WORDS : NORMALITY_VERDICT_WORDS)].some((word) =>
+    words.has(word),
+  )
+}
