@@ -163,6 +163,14 @@ export class ExtractiveAnswerer implements Answerer {
       for (const [term, w] of weight) if (sets.some((set) => set.has(term))) matched += w
       return matched / total
     }
+    // What a passage says itself: the question's words its document's context (card, path) does not
+    // already give. A row labelled with the company's name (`Best Buy | 127 stores`) or a heading
+    // line that is the name says nothing about a question on that company.
+    const ownShareOf = (terms: ReadonlySet<string>, context: ReadonlySet<string>) => {
+      let matched = 0
+      for (const [term, w] of weight) if (terms.has(term) && !context.has(term)) matched += w
+      return matched / total
+    }
 
     const evidence = chunkTerms.map((terms, index) => (eligible.has(index) ? share(terms) : 0))
     const bestEvidence = Math.max(...evidence)
@@ -178,6 +186,9 @@ export class ExtractiveAnswerer implements Answerer {
     const asked = [...wanted].filter((term) => !aboutName(term))
     // (Of the question's words, not only those some source has: a source that lacks them is no answer.)
     const minTerms = Math.min(this.options.minTerms, who.names.length > 0 ? asked.length : weight.size)
+    // The name of a subject the question names, which its documents' cards hold: said by every
+    // passage of those documents (`What was Globex's revenue?` is answered by `Revenue | 9,583`).
+    const subjectTerms = new Set(input.span?.subjects.flatMap((subject) => subject.name.terms) ?? [])
     const fitOfPeriod = periodFit(input.span)
     const candidates: Candidate[] = []
     passages.forEach((list, source) => {
@@ -190,18 +201,25 @@ export class ExtractiveAnswerer implements Answerer {
       const bestOwn = new Map<string, number>()
       for (const passage of list) {
         if (passage.head !== '')
-          bestOwn.set(passage.head, Math.max(bestOwn.get(passage.head) ?? 0, share(passage.terms)))
+          bestOwn.set(passage.head, Math.max(bestOwn.get(passage.head) ?? 0, ownShareOf(passage.terms, context)))
       }
       for (const passage of list) {
         if (!who.names.every((name) => mentions(`${passage.head}\n${passage.text}`, name))) continue
         let matched = 0
-        for (const term of asked) if (passage.terms.has(term) || passage.headTerms.has(term)) matched++
+        for (const term of asked) {
+          if (passage.terms.has(term) || passage.headTerms.has(term) || (subjectTerms.has(term) && context.has(term)))
+            matched++
+        }
         if (matched < minTerms) continue
+        // Besides its document's own name (the context gives that), a passage must say something
+        // the question asks, itself or in its head: `BEST BUY CO., INC.` says nothing of revenue.
+        const ownShare = ownShareOf(passage.terms, context)
+        const beyondName = asked.filter((term) => !context.has(term))
+        if (beyondName.length > 0 && ownShare === 0 && !beyondName.some((term) => passage.headTerms.has(term))) continue
         const coverage = share(passage.terms, passage.headTerms, context)
         if (coverage < this.options.minCoverage) continue
         // Of the rows under one head, the ones whose own cells answer, not every row of the table;
         // a sentence, by what it says itself rather than its document's context.
-        const ownShare = share(passage.terms)
         const own =
           passage.head === ''
             ? Math.min(1, ownShare / coverage)

@@ -69,6 +69,35 @@ describe('extractive answerer: tables, spans and honesty', () => {
     )
   })
 
+  it("quotes what a passage says besides its document's own name", async () => {
+    const bestBuy = card('Best Buy Co., Inc.', 'quarter ended July 29, 2023', '2023-07-29')
+    const stores = ['BEST BUY CO., INC.', 'Stores by segment', '| Stores at end of quarter', 'Best Buy | 907']
+    const earnings = [
+      'BEST BUY CO., INC.',
+      'Consolidated statements of earnings (In millions)',
+      '| Three Months Ended July 29, 2023',
+      'Revenue | 9,583',
+      'Cost of sales | 7,357',
+    ]
+    const sources = [
+      chunk('q2', stores.join('\n'), { card: bestBuy, table: true, usageScore: 1 }),
+      chunk('q2', 'Table of Contents\nBEST BUY CO., INC.\nBest Buy thanks its customers and its employees.', {
+        card: bestBuy,
+        usageScore: 1,
+      }),
+      chunk('q2', earnings.join('\n'), { card: bestBuy, table: true, usageScore: 0.6 }),
+    ]
+    const question = "What was Best Buy's revenue?"
+    const name = questionNames(question, 'en')[0] as never
+    const span: DocumentSpan = { ...EMPTY_SPAN, documents: ['q2'], subjects: [{ name, documents: ['q2'] }] }
+    const answer = await answerer.answer(ask(question, sources, span))
+    // The row says the revenue; the name it lacks is the document's, which the question names.
+    expect(answer.text).toContain('Revenue | 9,583 [3]')
+    // A row labelled with the company's name, or its name alone, says nothing of its revenue.
+    expect(answer.text).not.toContain('Best Buy | 907')
+    expect(answer.text).not.toContain('BEST BUY CO., INC. [2]')
+  })
+
   it('weighs only the question words some source has, so instructions no filing repeats do not sink it', async () => {
     const question =
       'What were the iPhone net sales of the quarter? Answer by relying primarily on the figures presented ' +
