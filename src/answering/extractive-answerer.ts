@@ -57,11 +57,11 @@ const PASSAGE_CACHE_CHUNKS = 2048
  * scores by the share it covers with its head and context (a row by what its own cells add, against
  * the best row under the same head; its own words are those its document's context does not give,
  * so a row labelled with the company's name says nothing of a question on it), times its chunk's
- * retrieval score, its source's evidence
- * relative to the best, and how well its document's period fits the one asked for. Who may answer
- * follows the question's span (eligibleSources); about a name no document is about, a passage must
- * also give `minTerms` words of the question besides the name. When no source reaches
- * `minEvidence`, or no passage covers `minCoverage` with `minTerms` question terms of its own, the
+ * retrieval score, its source's evidence relative to the best, and how well its document's period
+ * fits the one asked for. Who may answer follows the question's span (eligibleSources); about a
+ * name no document is about, a passage must also give `minTerms` words of the question besides the
+ * name. When no source reaches `minEvidence`, or no passage covers `minCoverage` with `minTerms`
+ * question terms of its own (a subject the question names counts for its own documents), the
  * answer is the localised "not found", citing nothing.
  *
  * A question spanning several documents (a trend over periods, a comparison of subjects) gets one
