@@ -1,5 +1,6 @@
 import type { PlanOutcome, QuestionPlanner, TableSchema } from '../types.js'
 import { readCues } from './cues/index.js'
+import { derivedColumn } from './derived-column.js'
 import { explain } from './explain.js'
 import { recognise } from './recognise.js'
 import { buildPlan } from './sql.js'
@@ -15,7 +16,9 @@ export function createOfflinePlanner(): QuestionPlanner {
     async plan(question: string, tables: readonly TableSchema[], language: string): Promise<PlanOutcome> {
       const trimmed = question.trim()
       if (trimmed === '') return { kind: 'declined', reason: 'the question is empty' }
-      const recognition = recognise(readCues(trimmed), tables)
+      // A column the question defines first ("a new feature called X by adding A and B") is added to its table.
+      const derived = derivedColumn(trimmed, tables)
+      const recognition = recognise(readCues(derived?.question ?? trimmed), derived?.tables ?? tables)
       if (recognition.kind === 'declined') return recognition
       try {
         const plan = buildPlan(recognition.intent, explain(recognition.intent, language))

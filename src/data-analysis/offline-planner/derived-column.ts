@@ -1,0 +1,124 @@
+import { escapeRegex } from '../../lib/regex.js'
+import type { ColumnSchema, TableSchema } from '../types.js'
+import { quoteIdentifier } from '../types.js'
+import { isNumeric } from './columns.js'
+
+/**
+ * A column the question defines from others before asking about it ("Create a new feature called
+ * "TotalIncome" by adding the ApplicantIncome and CoapplicantIncome columns. Calculate its mean"):
+ * the table is read through a SELECT that adds it, and the question is asked without its
+ * definition. English only; every operand must be a column's exact name (quotes and case aside),
+ * otherwise nothing is derived and the question is declined as before.
+ */
+
+/** `a new feature called "X"`, `a new column named X`. */
+const NEW_NAME =
+  /\b(?:feature|column|variable|field)\s+(?:called|named|titled)\s+(?:["'“‘`]([^"'”’`]{1,60})["'”’`]|([\p{L}_][\p{L}\p{N}_.-]{0,59}))/iu
+
+type Operation = '+' | '-' | '*' | '/'
+
+/** How a definition says its operation, with where its operands are: `a`, then `b` (for `-` and `/`, a − b and a ÷ b). */
+const DEFINITIONS: ReadonlyArray<{ pattern: RegExp; operation: Operation; reversed?: boolean }> = [
+  { pattern: /\bby\s+(?:adding|summing)(?:\s+up)?\s+(.+?)(?:\s+together)?\s*(?:[.;]|$)/iu, operation: '+' },
+  { pattern: /\bby\s+multiplying\s+(.+?)\s+(?:with|by|and)\s+(.+?)\s*(?:[.;]|$)/iu, operation: '*' },
+  { pattern: /\bby\s+dividing\s+(.+?)\s+by\s+(.+?)\s*(?:[.;]|$)/iu, operation: '/' },
+  { pattern: /\bby\s+subtracting\s+(.+?)\s+from\s+(.+?)\s*(?:[.;]|$)/iu, operation: '-', reversed: true },
+  { pattern: /\bratio\s+of\s+(.+?)\s+(?:to|and|over)\s+(.+?)\s*(?:[.;]|$)/iu, operation: '/' },
+  { pattern: /\bdifference\s+between\s+(.+?)\s+and\s+(.+?)\s*(?:[.;]|$)/iu, operation: '-' },
+  { pattern: /\bsum\s+of\s+(.+?)\s*(?:[.;]|$)/iu, operation: '+' },
+]
+
+/** "the ApplicantIncome column", `'Close'`, "the "Balance"" → the column of that exact name. */
+function columnNamed(phrase: string, columns: readonly ColumnSchema[]): ColumnSchema | null {
+  const bare = phrase
+    .trim()
+    .replace(/^(?:the|a|an)\s+/i, '')
+    .replace(/(?:\s+(?:columns?|values?|prices?|for\s+each\s+\S+))+$/i, '')
+    .replace(/^(?:columns?\s+)/i, '')
+    .trim()
+    .replace(/^["'“‘`](.*)["'”’`]$/u, '$1')
+    .trim()
+    .toLowerCase()
+  return columns.find((column) => column.name.toLowerCase() === bare) ?? null
+}
+
+/** The operands of an addition: `A and B`, `A, B and C`, `A, B, and C`. */
+function addends(phrase: string): string[] {
+  return phrase.split(/\s*,\s*(?:and\s+)?|\s+and\s+|\s+with\s+/i).filter((part) => part.trim() !== '')
+}
+
+/** The sentence of `text` around `index`: from the previous stop to the next. */
+function sentenceAt(text: string, index: number): { start: number; end: number } {
+  const before = text.slice(0, index)
+  const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('? '), before.lastIndexOf('\n'))
+  const after = text.slice(index).search(/\.(?:\s|$)|\?|\n/)
+  return { start: start < 0 ? 0 : start + 1, end: after < 0 ? text.length : index + after + 1 }
+}
+
+/**
+ * The text without the sentences that say the definition again ("Create X by multiplying exper and
+ * looks."): each sentence that names every operand, whose columns the rest of the question does
+ * not ask about.
+ */
+function withoutRestatements(text: string, operands: readonly ColumnSchema[]): string {
+  const names = operands.map(
+    (column) => new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegex(column.name)}(?![\\p{L}\\p{N}_])`, 'iu'),
+  )
+  return text
+    .split(/(?<=[.?!])\s+|\n+/u)
+    .filter((part) => !names.every((pattern) => pattern.test(part)))
+    .join('\n')
+}
+
+export interface DerivedQuestion {
+  /** The question without the definition, the new column named where it said "this new feature". */
+  readonly question: string
+  /** The tables, the one holding the operands read through a SELECT that adds the column. */
+  readonly tables: TableSchema[]
+  readonly column: ColumnSchema
+}
+
+/** The column the question defines and the question to ask with it, or null when it defines none the planner can read. */
+export function derivedColumn(question: string, tables: readonly TableSchema[]): DerivedQuestion | null {
+  const named = NEW_NAME.exec(question)
+  if (!named) return null
+  const name = (named[1] ?? named[2] ?? '').trim()
+  if (name === '') return null
+  const sentence = sentenceAt(question, named.index)
+  const definition = question.slice(sentence.start, sentence.end)
+  for (const { pattern, operation, reversed } of DEFINITIONS) {
+    const found = pattern.exec(definition)
+    if (!found?.[1]) continue
+    const phrases = operation === '+' && !found[2] ? addends(found[1]) : [found[1], found[2] ?? '']
+    for (const table of tables) {
+      if (table.columns.some((column) => column.name.toLowerCase() === name.toLowerCase())) continue
+      const operands = phrases.map((phrase) => columnNamed(phrase, table.columns))
+      if (operands.length < 2 || operands.some((column) => column === null || !isNumeric(column))) continue
+      const ordered = (reversed ? [...operands].reverse() : operands) as ColumnSchema[]
+      const sql = ordered.map((column) => quoteIdentifier(column.name))
+      const expression = operation === '/' ? `${sql[0]} / NULLIF(${sql[1]}, 0)` : sql.join(` ${operation} `)
+      const column: ColumnSchema = {
+        name,
+        type: 'number',
+        unit: null,
+        nullCount: 0,
+        distinctCount: table.rowCount,
+        topValues: [],
+        min: null,
+        max: null,
+      }
+      const derived: TableSchema = {
+        ...table,
+        sqlName: `(SELECT *, (${expression}) AS ${quoteIdentifier(name)} FROM ${table.sqlName})`,
+        columns: [...table.columns, column],
+      }
+      const rest = withoutRestatements(`${question.slice(0, sentence.start)} ${question.slice(sentence.end)}`, ordered)
+        .replace(/\b(?:this|the|that)\s+new\s+(?:feature|column|variable|field)\b/giu, `"${name}"`)
+        // What is left of "feature" speaks of the column now defined, which the table has.
+        .replace(/\bfeatures?\b/giu, 'column')
+        .trim()
+      return { question: rest, tables: tables.map((t) => (t === table ? derived : t)), column }
+    }
+  }
+  return null
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type PlannerWorld, plannerWorld } from './offline-planner-support.js'
+
+// A column the question defines from others before asking about it ("a new feature called X by
+// adding A and B"), planned by the offline planner and run on a real DuckDB. Expected values are
+// computed here from orders.csv's own cells (offline-planner-support.ts).
+
+const AMOUNT = [120.5, 80, 45.25, 300, 15, 99.99, 210, 60, 175, 33, 8.5, 142]
+const QTY = [3, 1, 2, 10, 1, 4, 7, 2, 5, 1, 1, 6]
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+const sampleStd = (xs: readonly number[]) =>
+  Math.sqrt(xs.reduce((sum, x) => sum + (x - mean(xs)) ** 2, 0) / (xs.length - 1))
+
+let w: PlannerWorld
+beforeAll(async () => {
+  w = await plannerWorld()
+})
+afterAll(() => w.close())
+
+describe('a column the question defines first', () => {
+  it('adds two columns and gives the statistics of the new one, the definition not read as a condition', async () => {
+    const { plan, values } = await w.run(
+      'Generate a new feature called "units_and_amount" by adding the amount and qty columns. ' +
+        'Calculate the mean of the units_and_amount column.',
+    )
+    expect(plan.sql).toContain('("amount" + "qty") AS "units_and_amount"')
+    expect(values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => a + (QTY[i] as number))), 9)
+  })
+
+  it('multiplies, divides (never by zero) and subtracts, "this new feature" naming the column', async () => {
+    const product = await w.run(
+      'Create a new column called line_total by multiplying the amount column with the qty column. ' +
+        'What is the standard deviation of this new feature?',
+    )
+    expect(product.values[0]).toBeCloseTo(sampleStd(AMOUNT.map((a, i) => a * (QTY[i] as number))), 9)
+    const ratio = await w.run(
+      "Create a new feature named 'unit_price' by dividing the amount column by the qty column. " +
+        'Calculate the mean of unit_price.',
+    )
+    expect(ratio.plan.sql).toContain('"amount" / NULLIF("qty", 0)')
+    expect(ratio.values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => a / (QTY[i] as number))), 9)
+    const difference = await w.run(
+      'Create a new feature called "gap" by subtracting the qty column from the amount column. What is the mean of gap?',
+    )
+    expect(difference.values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => a - (QTY[i] as number))), 9)
+  })
+
+  it('drops a sentence that says the definition again', async () => {
+    const { values } = await w.run(
+      'Create a new feature called "line_total" by multiplying the amount column with the qty column. ' +
+        'Calculate the mean of line_total.\nCreate line_total by directly multiplying the values of amount and qty.',
+    )
+    expect(values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => a * (QTY[i] as number))), 9)
+  })
+
+  it('declines as before when an operand is not a numeric column of the table', async () => {
+    const outcome = await w.ask(
+      'Create a new feature called "reach" by adding the amount and the distance columns. Calculate the mean of reach.',
+    )
+    expect(outcome.kind === 'declined' ? outcome.reason : 'planned').toBe(
+      'the question asks for "feature", which the offline planner does not compute',
+    )
+    const text = await w.ask(
+      'Create a new feature called "mixed" by adding the amount and city columns. Calculate the mean of mixed.',
+    )
+    expect(text.kind).toBe('declined')
+  })
+})
