@@ -28,15 +28,18 @@ const DEFINITIONS: ReadonlyArray<{ pattern: RegExp; operation: Operation; revers
   { pattern: /\bsum\s+of\s+(.+?)\s*(?:[.;]|$)/iu, operation: '+' },
 ]
 
-/** "the ApplicantIncome column", `'Close'`, "the "Balance"" → the column of that exact name. */
+/** "the ApplicantIncome column", `'Close' prices`, "the weight for each vehicle" → the column of that exact name. */
 function columnNamed(phrase: string, columns: readonly ColumnSchema[]): ColumnSchema | null {
-  const bare = phrase
-    .trim()
-    .replace(/^(?:the|a|an)\s+/i, '')
-    .replace(/(?:\s+(?:columns?|values?|prices?|for\s+each\s+\S+))+$/i, '')
-    .replace(/^(?:columns?\s+)/i, '')
-    .trim()
-    .replace(/^["'“‘`](.*)["'”’`]$/u, '$1')
+  // A quoted name is the name, whatever words are around it.
+  const quoted = /["'“‘`]([^"'”’`]+)["'”’`]/u.exec(phrase)?.[1]
+  const bare = (
+    quoted ??
+    phrase
+      .trim()
+      .replace(/^(?:the|a|an)\s+/i, '')
+      .replace(/(?:\s+(?:columns?|values?|for\s+each\s+\S+))+$/i, '')
+      .replace(/^columns?\s+/i, '')
+  )
     .trim()
     .toLowerCase()
   return columns.find((column) => column.name.toLowerCase() === bare) ?? null
