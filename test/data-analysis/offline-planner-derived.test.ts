@@ -24,6 +24,8 @@ describe('a column the question defines first', () => {
         'Calculate the mean of the units_and_amount column.',
     )
     expect(plan.sql).toContain('("amount" + "qty") AS "units_and_amount"')
+    // The rows it cites are the table's own.
+    expect(plan.evidenceTable).toBe('t1')
     expect(values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => a + (QTY[i] as number))), 9)
   })
 

@@ -199,9 +199,16 @@ export function joinedTableSql(
   return `(SELECT m.*${select ? `, ${select}` : ''} FROM ${many.sqlName} AS m LEFT JOIN ${one.sqlName} AS o ON m.${col(manyKey)} = o.${col(oneKey)}) AS joined`
 }
 
-/** The evidence rows of a joined table are those of its many side (see joinedTableSql). */
+/**
+ * The evidence rows of a joined table are those of its many side (see joinedTableSql); of a table
+ * read with a column the question defined (derived-column.ts), those of the table itself.
+ */
 function evidenceTableOf(sqlName: string): string {
-  return /^\(SELECT m\.\*.* FROM (\S+) AS m /.exec(sqlName)?.[1] ?? sqlName
+  return (
+    /^\(SELECT m\.\*.* FROM (\S+) AS m /.exec(sqlName)?.[1] ??
+    /^\(SELECT \*, .* FROM (\S+)\)$/.exec(sqlName)?.[1] ??
+    sqlName
+  )
 }
 
 export function buildPlan(intent: Intent, explanation: string): QueryPlan {
