@@ -1,4 +1,4 @@
-import { correlationPValue, dagostinoPearson, shapiroWilk, type TestOutcome } from './hypothesis-tests.js'
+import { correlationTest, dagostinoPearson, shapiroWilk, type TestOutcome } from './hypothesis-tests.js'
 import type { QueryResult } from './sandbox.js'
 import { type DerivedTest, TEST_INPUTS, type TestOutput } from './types.js'
 
@@ -35,11 +35,8 @@ function numberOf(value: unknown): number {
 function outcomeOf(test: DerivedTest, input: (name: string) => unknown): TestOutcome | null {
   const n = numberOf(input(TEST_INPUTS.n))
   switch (test.kind) {
-    case 'correlation': {
-      const r = numberOf(input(TEST_INPUTS.r))
-      const p = correlationPValue(r, n)
-      return Number.isNaN(p) ? null : { statistic: r * Math.sqrt((n - 2) / (1 - r * r)), p }
-    }
+    case 'correlation':
+      return correlationTest(numberOf(input(TEST_INPUTS.r)), n)
     case 'shapiro': {
       const values = input(TEST_INPUTS.values)
       return Array.isArray(values) ? shapiroWilk(values.map(numberOf).filter((v) => Number.isFinite(v))) : null

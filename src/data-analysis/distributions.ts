@@ -1,6 +1,6 @@
 /**
  * The few distribution functions a test's p-value needs and DuckDB does not have (docs/decisions.md,
- * "p-values computed outside SQL"): the standard normal's tail and quantile, and Student's t
+ * "Test p-values computed after the query"): the standard normal's tail and quantile, and Student's t
  * two-sided tail. Textbook routines (Numerical Recipes' series and Lentz continued fractions,
  * Acklam's quantile refined by one Halley step), accurate to about 1e-14 where a p-value is read;
  * test/data-analysis/distributions.test.ts checks them against SciPy.

@@ -7,12 +7,22 @@ import { normalQuantile, normalUpperTail, studentTwoSidedP } from './distributio
  * the distributions it lacks are computed here.
  */
 
-/** Two-sided p-value of a Pearson or Spearman correlation r over n rows: t = r·√((n−2)/(1−r²)), Student's t with n−2 df (SciPy's pearsonr, spearmanr). */
+/** A correlation r's t over n rows: r·√((n−2)/(1−r²)). */
+function correlationT(r: number, n: number): number {
+  return r * Math.sqrt((n - 2) / (1 - r * r))
+}
+
+/** Two-sided p-value of a Pearson or Spearman correlation r over n rows: its t, Student's t with n−2 df (SciPy's pearsonr, spearmanr). */
 export function correlationPValue(r: number, n: number): number {
   if (!(n > 2) || Number.isNaN(r)) return Number.NaN
   if (Math.abs(r) >= 1) return 0
-  const df = n - 2
-  return studentTwoSidedP(r * Math.sqrt(df / (1 - r * r)), df)
+  return studentTwoSidedP(correlationT(r, n), n - 2)
+}
+
+/** A correlation's significance test: its t and two-sided p-value; null when there is none (n ≤ 2). */
+export function correlationTest(r: number, n: number): TestOutcome | null {
+  const p = correlationPValue(r, n)
+  return Number.isNaN(p) ? null : { statistic: correlationT(r, n), p }
 }
 
 /** `c[0] + c[1]·x + c[2]·x² + …`, as swilk's poly(). */

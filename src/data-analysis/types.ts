@@ -78,9 +78,12 @@ export interface QueryPlan {
  * the test's inputs in columns named by TEST_INPUTS and a NULL column per output slot; the outputs
  * are filled in, rounded to `decimals`, and the input columns dropped.
  */
+/** The tests the planner computes (docs/data-analysis.md, "Tests"). */
+export type TestKind = 'correlation' | 'shapiro' | 'dagostino'
+
 export interface DerivedTest {
   /** `correlation`: the significance of the Pearson or Spearman correlation in `__test_r` over `__test_n` rows; `shapiro`: Shapiro-Wilk over the values listed in `__test_values`; `dagostino`: D'Agostino-Pearson's K² from `__test_n`, `__test_skewness` (biased g₁) and `__test_kurtosis` (biased b₂). */
-  readonly kind: 'correlation' | 'shapiro' | 'dagostino'
+  readonly kind: TestKind
   readonly outputs: readonly TestOutput[]
   /** The significance level a verdict compares the p-value with. */
   readonly alpha: number | null

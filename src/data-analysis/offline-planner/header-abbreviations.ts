@@ -1,12 +1,5 @@
 import { FILLERS, GENERIC_WORDS } from './lexicon/vague-words.js'
 
-/**
- * A header word cut short of the question's word (`lang` for "language", `sp` for "special"):
- * headers abbreviate by keeping a word's start, questions spell the word out. Only a cut that
- * leaves out at least three letters counts, so that a word and its inflections ("age"/"ages")
- * stay the stemmer's business; vague header words ("no", "id") never abbreviate anything.
- */
-
 /** The fewest letters a header word must leave out of the question's word to be its abbreviation. */
 const LETTERS_LEFT_OUT = 3
 /**
@@ -15,6 +8,12 @@ const LETTERS_LEFT_OUT = 3
  */
 export const SHORTEST_ALONE = 4
 
+/**
+ * A header word cut short of the question's word (`lang` for "language", `sp` for "special"):
+ * headers abbreviate by keeping a word's start, questions spell the word out. Only a cut that
+ * leaves out at least three letters counts, so that a word and its inflections ("age"/"ages")
+ * stay the stemmer's business; vague header words ("no", "id") never abbreviate anything.
+ */
 export function abbreviates(headerWord: string, questionWord: string): boolean {
   if (headerWord.length < 2 || !/^\p{L}+$/u.test(headerWord) || !/^\p{L}+$/u.test(questionWord)) return false
   if (GENERIC_WORDS.has(headerWord) || FILLERS.has(headerWord)) return false

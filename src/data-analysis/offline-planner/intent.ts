@@ -1,4 +1,4 @@
-import type { ColumnSchema, ResultType, TableSchema } from '../types.js'
+import type { ColumnSchema, ResultType, TableSchema, TestKind } from '../types.js'
 import type { VerdictOptions } from './cues/slot-options.js'
 import type { OutlierMethod } from './cues/types.js'
 import type { Comparison } from './lexicon/comparisons.js'
@@ -64,7 +64,7 @@ export interface StatisticsMethod {
 
 /** A test the planner computes, with the significance level a verdict uses (said, or the default). */
 export interface StatisticsTest {
-  readonly kind: 'correlation' | 'shapiro' | 'dagostino'
+  readonly kind: TestKind
   readonly alpha: number
   readonly alphaSaid: boolean
 }

@@ -1,3 +1,4 @@
+import type { TestKind } from '../../types.js'
 import type { Comparison } from '../lexicon/comparisons.js'
 import type { Statistic } from '../lexicon/statistics.js'
 import type { Direction } from '../lexicon/superlatives.js'
@@ -109,7 +110,7 @@ export interface Cues {
 
 /** A test asked for: `unnamed` is a normality test the planner does not compute or that the question does not name. */
 export interface TestCue {
-  readonly kind: 'correlation' | 'shapiro' | 'dagostino' | 'unnamed'
+  readonly kind: TestKind | 'unnamed'
   /** The significance level a verdict uses: the one said, else the default; null when two are said. */
   readonly alpha: number | null
   readonly alphaSaid: boolean

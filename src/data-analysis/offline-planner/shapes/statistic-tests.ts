@@ -10,8 +10,6 @@ import {
   TRUE_WORDS,
 } from '../lexicon/statistics.js'
 
-/** A test's items (docs/data-analysis.md, "Tests"): their columns, the verdict's answers, the level. */
-
 /**
  * The items of a test (docs/data-analysis.md, "Tests"): a correlation's p-value and verdict over
  * the correlation's columns (one correlation), a normality test's over its one column; a verdict
