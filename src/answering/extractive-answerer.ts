@@ -127,8 +127,9 @@ export class ExtractiveAnswerer implements Answerer {
     if (sources.length === 0) return []
     // Terms must be analysed like the chunks were: in the documents' language, not the answer's.
     const language = sources[0]?.language ?? DEFAULT_LANGUAGE
-    const question = termsAndPairs(input.standaloneQuestion, language)
-    const notation = periodWords(input.standaloneQuestion, language)
+    const searched = input.searchText ?? input.standaloneQuestion
+    const question = termsAndPairs(searched, language)
+    const notation = periodWords(searched, language)
     const questionTerms = [...question.terms].filter((term) => !notation.has(term))
     if (questionTerms.length === 0) return []
     const wanted = new Set(questionTerms)

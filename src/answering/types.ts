@@ -12,6 +12,12 @@ export interface AnswerInput {
   readonly question: string
   /** The question made standalone from the history (`rephrasing`). */
   readonly standaloneQuestion: string
+  /**
+   * The standalone question as retrieval searched it: without what only says how to write the
+   * answer's figures (text/answer-format.ts). An answerer that cannot round or convert reads this;
+   * the standalone question when absent.
+   */
+  readonly searchText?: string
   /** Numbered sources: `[n]` in the answer cites `sources[n - 1]`. */
   readonly sources: readonly RetrievedChunk[]
   /** ISO 639-1 language the answer's own words are written in. */

@@ -98,6 +98,21 @@ describe('extractive answerer: tables, spans and honesty', () => {
     expect(answer.text).not.toContain('BEST BUY CO., INC. [2]')
   })
 
+  it('cites every page that writes a quoted row, and quotes it once', async () => {
+    const summary = ['Highlights (In millions)', '| Three Months Ended July 29, 2023', 'Revenue | $9,583'].join('\n')
+    const statement = [
+      'Consolidated statements of earnings (In millions)',
+      '| Three Months Ended July 29, 2023',
+      'Revenue | 9,583',
+      'Cost of sales | 7,357',
+    ].join('\n')
+    const sources = [chunk('q2', summary, { table: true }), chunk('q2', statement, { table: true })]
+    const answer = await answerer.answer(ask('What was the revenue in the quarter?', sources))
+    expect(answer.text.match(/Revenue \|/g)).toHaveLength(1)
+    expect(answer.text).toContain('Revenue | $9,583 [1][2]')
+    expect(answer.cited).toEqual([0, 1])
+  })
+
   it('weighs only the question words some source has, so instructions no filing repeats do not sink it', async () => {
     const question =
       'What were the iPhone net sales of the quarter? Answer by relying primarily on the figures presented ' +

@@ -109,6 +109,28 @@ describe.each(storeModes())('%s: questions over the documents their cards name',
     expect(body.sources).toEqual([])
     expect(body.text).toBe('The answer was not found in the knowledge base.')
   })
+
+  // Last: it adds a document the others do not expect.
+  it('searches for what the question asks, not for how it wants the figures written', async () => {
+    const policy = [
+      'Initech, Inc.',
+      'Pricing policy',
+      '',
+      'Initech prices are written with two decimal places and rounded to the nearest cent.',
+      'An answer to a customer is given in units the customer asked for, in one place.',
+    ].join('\n')
+    const id = await uploadOk(t, tenant, 'filing-008.md', policy, { fields: { path: '/filings' } })
+    await processNow(t, tenant, id)
+    const message =
+      "What were Initech's net sales in the most recent quarter? Round your answer to two decimal places. " +
+      'Answer in units of USD millions.'
+    const body = await ask(message)
+    expect(cited(body)).toEqual(['filing-005.md'])
+    expect(body.text).toContain('1,240 million')
+    // The rephrasing reported is the question as asked; the keywords are what was searched.
+    expect(body.rephrasing).toBe(message)
+    expect(body.keywords).not.toContain('decimal')
+  })
 })
 
 /** A release whose card names no subject (as when its cover cannot be read): the name is only in its text. */

@@ -6,4 +6,9 @@ export interface Candidate {
   readonly passage: Passage
   readonly score: number
   readonly coverage: number
+  /**
+   * Other sources that write the same passage (a figure of a report's summary table repeated in
+   * its financial statements): cited beside it, so the reader sees every page that states it.
+   */
+  readonly alsoIn?: readonly number[]
 }

@@ -10,22 +10,44 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / Math.min(a.size, b.size)
 }
 
+/** Most other sources cited beside one quote for writing the same passage. */
+const MAX_ALSO_IN = 2
+
+/** The same words and figures, in any layout (`$66,608` and `66,608` analyse alike). */
+function samePassage(a: Candidate, b: Candidate): boolean {
+  const x = a.passage.terms
+  const y = b.passage.terms
+  return x.size === y.size && [...x].every((term) => y.has(term))
+}
+
 /**
  * The best passages (`candidates` best first), near-duplicates skipped, far weaker ones (under half
- * the best) left out.
+ * the best) left out. A skipped passage that repeats a quoted one word for word on another source
+ * is cited beside it instead.
  */
 export function bestCandidates(candidates: readonly Candidate[], options: ExtractiveOptions): Candidate[] {
   const best = candidates[0]
   if (!best) return []
-  const chosen: Candidate[] = []
+  const chosen: Array<{ candidate: Candidate; alsoIn: number[] }> = []
   for (const candidate of candidates) {
-    if (chosen.length === options.maxSentences) break
     if (candidate.score < best.score * 0.5) break
     const terms = candidate.passage.terms
-    if (chosen.some((kept) => overlap(kept.passage.terms, terms) > options.duplicateOverlap)) continue
-    chosen.push(candidate)
+    const twin = chosen.find((kept) => overlap(kept.candidate.passage.terms, terms) > options.duplicateOverlap)
+    if (!twin) {
+      // Once the answer is full, what follows may still repeat a quoted passage elsewhere.
+      if (chosen.length < options.maxSentences) chosen.push({ candidate, alsoIn: [] })
+      continue
+    }
+    const { source } = candidate
+    if (
+      samePassage(twin.candidate, candidate) &&
+      source !== twin.candidate.source &&
+      !twin.alsoIn.includes(source) &&
+      twin.alsoIn.length < MAX_ALSO_IN
+    )
+      twin.alsoIn.push(source)
   }
-  return chosen
+  return chosen.map(({ candidate, alsoIn }) => (alsoIn.length > 0 ? { ...candidate, alsoIn } : candidate))
 }
 
 /**

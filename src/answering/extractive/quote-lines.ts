@@ -19,7 +19,8 @@ function documentLabel(chunk: RetrievedChunk): string {
  * The answer's lines for the picked passages, each cited `[n]`: a passage under the head (a table's
  * title, unit and header row) it is read with, the head not repeated for the next row under it;
  * with `labelled`, each introduced by its document's subject and period (a trend, a comparison).
- * Also the sources cited, in the order first quoted.
+ * A passage other sources repeat cites them too (`[1][3]`). Also the sources cited, in the order
+ * first quoted.
  */
 export function quoteLines(
   picked: readonly Candidate[],
@@ -31,9 +32,10 @@ export function quoteLines(
   const lines: string[] = []
   let previousHead = ''
   for (const candidate of picked) {
-    if (!cited.includes(candidate.source)) cited.push(candidate.source)
+    const own = [candidate.source, ...(candidate.alsoIn ?? [])]
+    for (const source of own) if (!cited.includes(source)) cited.push(source)
     const { passage } = candidate
-    const quote = `${clip(passage.text, maxChars)} [${candidate.source + 1}]`
+    const quote = `${clip(passage.text, maxChars)} ${own.map((source) => `[${source + 1}]`).join('')}`
     const label = labelled ? documentLabel(sources[candidate.source] as RetrievedChunk) : ''
     if (passage.head === '') lines.push(`- ${label}${quote}`)
     else if (passage.head === previousHead && label === '') lines.push(`  ${quote}`)

@@ -10,6 +10,7 @@ import type { BotRecord } from '../../storage/ports/bots.js'
 import type { StoredSource } from '../../storage/ports/messages.js'
 import type { Repositories } from '../../storage/store.js'
 import { DEFAULT_LANGUAGE } from '../../text/analysis.js'
+import { withoutAnswerFormat } from '../../text/answer-format.js'
 import { AUTOMATIC_LOCALE } from '../../text/locales.js'
 import { tagNamesOf } from '../tags/tag-names.js'
 import { type QuestionContext, type ScopeReport, type Turn, turnOf } from './turn.js'
@@ -44,8 +45,9 @@ export function firstPage(pageNumber: string | null): number | null {
 
 /**
  * The question pipeline (DESIGN §2 "Question"), within the scope and languages the caller worked
- * out for the turn: small-talk gate → rephrasing with the previous question → keywords → the
- * documents the question names (its span, from the cards) → optional automatic document selection
+ * out for the turn: small-talk gate → rephrasing with the previous question → the text to search
+ * (without how to write the answer's figures) and its keywords → the documents the question names
+ * (its span, from the cards) → optional automatic document selection
  * → retrieval (each named document too, for a trend or a comparison) → answer, with the bot's
  * default documents given whole. Reads only; the caller stores the result.
  */
@@ -68,17 +70,19 @@ export class Conversation {
     const questionLanguage = input.languages.question
     const previous = [...input.history].reverse().find((turn) => turn.actor === 'user')?.text
     const rephrasing = rephrase(input.message, previous, questionLanguage)
-    const keywords = extractKeywords(rephrasing, questionLanguage)
+    // What is searched for: not how to write the figures (an LLM still reads the whole question).
+    const searchText = withoutAnswerFormat(rephrasing, questionLanguage)
+    const keywords = extractKeywords(searchText, questionLanguage)
 
     const { retriever } = this.deps
-    const span = await retriever.documentSpan(companyId, rephrasing, botScope.documentIds)
+    const span = await retriever.documentSpan(companyId, searchText, botScope.documentIds)
     let searchScope = botScope
     let documentsFiltered: string[] = []
     let validatedAutodocs: boolean | null = null
     if (selectionRuns(bot.autoDocumentSelector, input.autoDocumentSelector)) {
       documentsFiltered = await selectDocuments(repos, companyId, {
         scope: botScope,
-        question: rephrasing,
+        question: searchText,
         language: questionLanguage,
         guidance: bot.filters.defaultAutoDocuments,
         span,
@@ -88,13 +92,14 @@ export class Conversation {
       if (validatedAutodocs) searchScope = { documentIds: documentsFiltered }
     }
 
-    const { query, chunks: retrieved } = await this.retrieve(companyId, rephrasing, searchScope, span)
+    const { query, chunks: retrieved } = await this.retrieve(companyId, searchText, searchScope, span)
     const defaults = await this.defaultDocuments(repos, bot)
     const all = [...retrieved, ...defaults]
     const answer = await this.deps.answerer.answer(
       {
         question: input.message,
         standaloneQuestion: rephrasing,
+        searchText,
         sources: all,
         language: input.languages.answer,
         botPrompt: bot.prompt,
