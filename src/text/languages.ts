@@ -2,6 +2,20 @@ import snowball, { type Stemmer } from 'snowball-stemmers'
 import * as stopwords from 'stopword'
 import { foldWord } from './folding.js'
 
+/**
+ * The pronouns, auxiliaries and question adverbs of NLTK's English stop list that the stopword
+ * package's list lacks (`Does`, `why`, `its`, `when`, `doesn't`): they say nothing of what a
+ * question asks, yet documents seldom write them, so as search terms they outweighed the words
+ * that do. NLTK's prepositions, quantifiers and negations (`off` in "spin off", `no`, `not`,
+ * `few`) and its one-letter fragments (`t` of `AT&T`) are left as terms.
+ */
+const ENGLISH_FUNCTION_WORDS = [
+  ...['myself', 'ours', 'ourselves', 'yours', 'yourself', 'yourselves', 'she', 'hers', 'herself', 'its', 'itself'],
+  ...['theirs', 'themselves', 'whom', 'having', 'does', 'doing', 'again', 'further', 'once', 'when', 'why', 'nor'],
+  ...['so', 'will', 'just', 'don', 'ain', 'aren', 'couldn', 'didn', 'doesn', 'hadn', 'hasn', 'haven', 'isn'],
+  ...['mightn', 'mustn', 'needn', 'shan', 'shouldn', 'wasn', 'weren', 'wouldn'],
+]
+
 interface LanguageResources {
   /** Snowball algorithm name. */
   readonly algorithm: string
@@ -9,7 +23,7 @@ interface LanguageResources {
 }
 
 const RESOURCES: Readonly<Record<string, LanguageResources>> = {
-  en: { algorithm: 'english', stopwords: stopwords.eng },
+  en: { algorithm: 'english', stopwords: [...stopwords.eng, ...ENGLISH_FUNCTION_WORDS] },
   fr: { algorithm: 'french', stopwords: stopwords.fra },
   de: { algorithm: 'german', stopwords: stopwords.deu },
   es: { algorithm: 'spanish', stopwords: stopwords.spa },

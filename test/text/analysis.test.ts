@@ -48,6 +48,9 @@ describe('analyze', () => {
     expect(analyze('La política de la empresa', 'es')).toEqual(['polit', 'empres'])
     // "the" is an English stop word, not a French one.
     expect(analyze('the', 'fr')).toEqual(['the'])
+    // A question's auxiliaries and adverbs are none of what it asks; a preposition or a negation may be.
+    expect(analyze('Why does Pfizer report its revenue when it does?', 'en')).toEqual(['pfizer', 'report', 'revenu'])
+    expect(analyze('Did Pfizer spin off Upjohn or not?', 'en')).toEqual(['pfizer', 'spin', 'off', 'upjohn', 'not'])
   })
 
   it('drops French and Italian elisions', () => {

@@ -32,10 +32,12 @@ describe('questionNames', () => {
     expect(names("Initech's revenue growth?")).toEqual([['Initech', true]])
     expect(names("What is ACME's capex?")).toEqual([['ACME', true]])
     // A capitalised opener stands alone: it is not the first word of the next name.
-    expect(names('Does Initech have debt?')).toEqual([
-      ['Does', false],
+    expect(names('Describe Initech debt.')).toEqual([
+      ['Describe', false],
       ['Initech', true],
     ])
+    // A function word opening the question is none.
+    expect(names('Does Initech have debt?')).toEqual([['Initech', true]])
   })
 
   it('skips function words opening a sentence, months, days, periods and report codes', () => {
