@@ -43,6 +43,8 @@ export function withoutAnswerFormat(question: string, language: string): string 
     .replace(patterns.roundingClause, '')
   const sentences = withoutAsides.split(/(?<=[.?!])\s+/)
   const kept = sentences.filter((sentence) => !patterns.instruction.test(sentence.trim()))
+  // Untouched, it stays as written (its line breaks tell names from sentence openers).
+  if (withoutAsides === question && kept.length === sentences.length) return question
   const text = kept
     .join(' ')
     .replace(/\s+([?.!,])/g, '$1')

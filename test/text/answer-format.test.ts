@@ -36,11 +36,12 @@ describe('what a question says about writing its answer', () => {
     )
   })
 
-  it('keeps words about rounds and answers that are what is asked', () => {
+  it('keeps words about rounds and answers that are what is asked, and the question as written', () => {
     for (const question of [
       'How did the round of financing in 2021 change our cash?',
       'What answer did the board give in March to the union?',
       'Who answers in the name of the company when the press calls?',
+      'Revenue by segment\nWhich segment grew most ?',
     ]) {
       expect(withoutAnswerFormat(question, 'en')).toBe(question)
     }
