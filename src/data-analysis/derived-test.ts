@@ -1,6 +1,7 @@
 import { correlationTest, dagostinoPearson, shapiroWilk, type TestOutcome } from './hypothesis-tests.js'
 import type { QueryResult } from './sandbox.js'
 import { type DerivedTest, TEST_INPUTS, type TestOutput } from './types.js'
+import { verdictAnswer } from './verdict-cases.js'
 
 /**
  * Finishes a plan's test once its query has run (docs/data-analysis.md, "Tests"): reads the
@@ -17,7 +18,7 @@ export function completeTest(result: QueryResult, test: DerivedTest): QueryResul
   const keep = result.columns.map((_, i) => i).filter((i) => !inputs.has(result.columns[i] as string))
   const filled = result.columns.map((column, i) => {
     const output = test.outputs.find((o) => o.slot === column)
-    return output ? outputValue(output, outcome, test) : row[i]
+    return output ? outputValue(output, outcome, test, numberOf(input(TEST_INPUTS.r))) : row[i]
   })
   return {
     columns: keep.map((i) => result.columns[i] as string),
@@ -53,7 +54,13 @@ function rounded(value: number, decimals: number | null): number {
   return Math.round(value * factor) / factor
 }
 
-function outputValue(output: TestOutput, outcome: TestOutcome | null, test: DerivedTest): number | string | null {
+/** `r`: a correlation test's coefficient, which a ruled verdict may read ("linear" when |r| ≥ 0.5). */
+function outputValue(
+  output: TestOutput,
+  outcome: TestOutcome | null,
+  test: DerivedTest,
+  r: number,
+): number | string | null {
   if (!outcome || !Number.isFinite(outcome.p)) return null
   switch (output.value) {
     case 'p':
@@ -61,6 +68,8 @@ function outputValue(output: TestOutput, outcome: TestOutcome | null, test: Deri
     case 'statistic':
       return rounded(outcome.statistic, test.decimals)
     case 'verdict': {
+      if ('cases' in output)
+        return verdictAnswer(output.cases, { p: outcome.p, r: test.kind === 'correlation' ? r : Number.NaN })
       if (test.alpha === null) return null
       // A normality test's null hypothesis is the affirmative (normal); a correlation test's is its negation.
       const rejected = outcome.p < test.alpha

@@ -96,7 +96,28 @@ export interface DerivedTest {
  */
 export type TestOutput =
   | { readonly slot: string; readonly value: 'p' | 'statistic' }
-  | { readonly slot: string; readonly value: 'verdict'; readonly affirmative: string; readonly negative: string }
+  | ({ readonly slot: string; readonly value: 'verdict' } & Verdict)
+
+/**
+ * A verdict's answers: two, decided by the p-value alone (`affirmative`, `negative`), or several,
+ * each with the rule the question states for it (`cases`; docs/data-analysis.md, "Tests").
+ */
+export type Verdict =
+  | { readonly affirmative: string; readonly negative: string }
+  | { readonly cases: readonly VerdictCase[] }
+
+/** One answer of a ruled verdict and when it is given; no condition: otherwise. */
+export interface VerdictCase {
+  readonly answer: string
+  readonly when: readonly VerdictCondition[]
+}
+
+/** A test's value compared with a number: its p-value, its correlation r, or |r|. */
+export interface VerdictCondition {
+  readonly quantity: 'p' | 'r' | 'abs_r'
+  readonly op: '<' | '<=' | '>' | '>='
+  readonly value: number
+}
 
 /** The columns a test's inputs come in: dropped from the result once the test is computed. */
 export const TEST_INPUTS = {

@@ -1,4 +1,4 @@
-import type { ColumnSchema } from '../types.js'
+import type { ColumnSchema, VerdictCase, VerdictCondition } from '../types.js'
 import type { StatisticItem, StatisticsMethod, StatisticsTest } from './intent.js'
 import { type Statistic, TEST_STATISTICS } from './lexicon/statistics.js'
 
@@ -86,12 +86,31 @@ function testWords(item: StatisticItem, test: StatisticsTest, lang: Language): s
     return `${item.slot} = ${fr ? 'statistique du' : 'statistic of the'} ${name}${test.kind === 'shapiro' ? ' (W)' : ''}`
   const verdict = item.verdict
   if (!verdict) return `${item.slot} = verdict`
+  if ('cases' in verdict) return `${item.slot} = ${casesWords(verdict.cases, name, lang)}`
   const level = `${test.alpha}${test.alphaSaid ? '' : fr ? ', seuil par défaut' : ', the default level'}`
   const below = test.kind === 'correlation' ? verdict.affirmative : verdict.negative
   const above = test.kind === 'correlation' ? verdict.negative : verdict.affirmative
   return fr
     ? `${item.slot} = "${below}" si la p-valeur du ${name} est inférieure à ${level}, sinon "${above}"`
     : `${item.slot} = "${below}" if the p-value of the ${name} is below ${level}, else "${above}"`
+}
+
+const QUANTITY_WORDS: Readonly<Record<Language, Record<VerdictCondition['quantity'], string>>> = {
+  en: { p: 'p', r: 'r', abs_r: '|r|' },
+  fr: { p: 'p', r: 'r', abs_r: '|r|' },
+}
+
+/** A ruled verdict in words: `"linear" if p < 0.05 and |r| ≥ 0.5 (p and r of the …); "none" otherwise`. */
+function casesWords(cases: readonly VerdictCase[], name: string, lang: Language): string {
+  const fr = lang === 'fr'
+  const op = { '<': '<', '<=': '≤', '>': '>', '>=': '≥' } as const
+  const rule = (c: VerdictCase) =>
+    c.when.length === 0
+      ? `"${c.answer}" ${fr ? 'sinon' : 'otherwise'}`
+      : `"${c.answer}" ${fr ? 'si' : 'if'} ${c.when
+          .map((condition) => `${QUANTITY_WORDS[lang][condition.quantity]} ${op[condition.op]} ${condition.value}`)
+          .join(fr ? ' et ' : ' and ')}`
+  return `${cases.map(rule).join('; ')} (${fr ? 'règles de la question, p et r du' : "the question's rules, p and r of the"} ${name})`
 }
 
 /** How one value is computed, with the method when it matters (sample or population, Spearman, the outlier rule). */

@@ -39,7 +39,12 @@ export function testedItems(
   const slotOptions = g.cues.slotOptions
   const verdictSlot = g.cues.slots.find((slot) => slotOptions.has(slot))
   const verdict = (verdictSlot ? slotOptions.get(verdictSlot) : undefined) ?? DEFAULT_VERDICTS[cue.kind]
-  if (!verdictAbout(cue.kind, verdict, verdictSlot))
+  if ('cases' in verdict) {
+    // Rules on r are a correlation's; a normality test has no r.
+    const onR = verdict.cases.some((c) => c.when.some((condition) => condition.quantity !== 'p'))
+    if (onR && cue.kind !== 'correlation')
+      return `the answer format's "${verdictSlot}" is decided by a correlation, and the question asks for a ${cue.kind} test`
+  } else if (!verdictAbout(cue.kind, verdict, verdictSlot))
     return `the answer format's "${verdictSlot}" is a verdict the ${cue.kind} test does not give`
   return {
     items: items.map((item) =>
