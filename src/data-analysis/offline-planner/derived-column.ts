@@ -29,7 +29,7 @@ const DEFINITIONS: ReadonlyArray<{ pattern: RegExp; operation: Operation; revers
 ]
 
 /** "the ApplicantIncome column", `'Close' prices`, "the weight for each vehicle" → the column of that exact name. */
-function columnNamed(phrase: string, columns: readonly ColumnSchema[]): ColumnSchema | null {
+export function columnNamed(phrase: string, columns: readonly ColumnSchema[]): ColumnSchema | null {
   // A quoted name is the name, whatever words are around it.
   const quoted = /["'“‘`]([^"'”’`]+)["'”’`]/u.exec(phrase)?.[1]
   const bare = (
@@ -51,7 +51,7 @@ function addends(phrase: string): string[] {
 }
 
 /** The sentence of `text` around `index`: from the previous stop to the next. */
-function sentenceAt(text: string, index: number): { start: number; end: number } {
+export function sentenceAt(text: string, index: number): { start: number; end: number } {
   const before = text.slice(0, index)
   const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('? '), before.lastIndexOf('\n'))
   const after = text.slice(index).search(/\.(?:\s|$)|\?|\n/)
