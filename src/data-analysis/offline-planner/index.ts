@@ -3,6 +3,7 @@ import { readCues } from './cues/index.js'
 import { derivedColumn } from './derived-column.js'
 import { explain } from './explain.js'
 import { type Fill, filledColumns } from './filled-columns.js'
+import { nameParenthesisedColumns } from './parenthesised-columns.js'
 import { recognise } from './recognise.js'
 import { buildPlan } from './sql.js'
 
@@ -17,12 +18,14 @@ export function createOfflinePlanner(): QuestionPlanner {
     async plan(question: string, tables: readonly TableSchema[], language: string): Promise<PlanOutcome> {
       const trimmed = question.trim()
       if (trimmed === '') return { kind: 'declined', reason: 'the question is empty' }
+      // "the maximum temperature (TMAX_F)": the column named in parentheses is what the words before it describe.
+      const named = nameParenthesisedColumns(trimmed, tables)
       // Missing values the question fills first ("replace missing values in X with the median") are filled in its table.
-      const filled = filledColumns(trimmed, tables)
+      const filled = filledColumns(named, tables)
       // A column the question defines first ("a new feature called X by adding A and B") is added to its table.
-      const derived = derivedColumn(filled?.question ?? trimmed, filled?.tables ?? tables)
+      const derived = derivedColumn(filled?.question ?? named, filled?.tables ?? tables)
       const recognition = recognise(
-        readCues(derived?.question ?? filled?.question ?? trimmed),
+        readCues(derived?.question ?? filled?.question ?? named),
         derived?.tables ?? filled?.tables ?? tables,
       )
       if (recognition.kind === 'declined') return recognition
