@@ -33,8 +33,8 @@ const LEADING_ZERO_CODE = /^[-+]?0\d+$/
 /** More significant digits than a double holds exactly: an identifier, not a quantity. */
 const TOO_MANY_DIGITS = /^[-+]?\d{16,}$/
 const SPACES = /[\s\u00a0\u202f]/g
-/** `1,234.5`, `1 234.5`, `0.25`, and the scientific notation tools write (`8.87e-05`, `1E6`). */
-const DOT_DECIMAL = /^[-+]?(\d{1,3}(,\d{3})+|\d{1,3}(['\u00a0\u202f ]\d{3})+|\d+)?(\.\d+)?([eE][-+]?\d{1,3})?$/
+/** `1,234.5`, `1 234.5`, `0.25`, `3504.` (a trailing point, as some exports write floats), and the scientific notation tools write (`8.87e-05`, `1E6`). */
+const DOT_DECIMAL = /^[-+]?(\d{1,3}(,\d{3})+|\d{1,3}(['\u00a0\u202f ]\d{3})+|\d+)?(\.\d*)?([eE][-+]?\d{1,3})?$/
 const COMMA_DECIMAL = /^[-+]?(\d{1,3}(\.\d{3})+|\d{1,3}(['\u00a0\u202f ]\d{3})+|\d+)?(,\d+)?$/
 const BOOLEAN = /^(true|false|vrai|faux)$/i
 const ISO_DATE = /^\d{4}-\d{1,2}-\d{1,2}$/

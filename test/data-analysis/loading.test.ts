@@ -90,6 +90,12 @@ describe('loading tables for data analysis', () => {
     expect(column(loaded, 'us_date')).toMatchObject({ type: 'date', min: '2023-12-31', max: '2024-01-02' })
   })
 
+  it('reads a number written with a trailing point ("3504.") as a number, as pandas does', async () => {
+    const csv = ['mpg,weight', '18.0,3504.', '15.0,3693.', '16.5,3436.'].join('\n')
+    const loaded = await world.cache.load(await world.document('/cars.csv', 'text/csv', csv))
+    expect(column(loaded, 'weight')).toMatchObject({ type: 'number', min: 3436, max: 3693 })
+  })
+
   it('reads "6,00 US$" (no-break space) as currency, and keeps codes with leading zeros or 16+ digits as text', async () => {
     const csv = [
       'product,revenue,code,barcode',
