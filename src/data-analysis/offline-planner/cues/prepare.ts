@@ -44,6 +44,8 @@ const PLACES: Readonly<Record<string, number>> = { tenth: 1, hundredth: 2, thous
 const ENUMERATOR = /(^|\n)\s*\d{1,2}[.)]\s+/g
 /** Method names a question may quote ('pearson', "IQR"): words, not values to look for (never a column's likely name, such as 'population' or 'mean'). */
 const QUOTED_METHOD = /["'‘’“”](pearson|spearman|kendall|iqr|z-?score)["'‘’“”]/gi
+/** "Python's 'statistics' module", "the 'describe' function": a tool's name, not a value to look for. */
+const QUOTED_TOOL = /["'‘’“”]([\w.]{1,40})["'‘’“”](?=\s+(?:module|library|package|function|method)s?\b)/gi
 
 function decimalsOf(question: string): number | null {
   const said = DECIMALS.exec(question)?.[1]?.toLowerCase()
@@ -82,6 +84,7 @@ export function prepareQuestion(question: string): PreparedQuestion {
     .replace(new RegExp(NEAREST.source, 'gi'), ' ')
     .replace(ENUMERATOR, '$1')
     .replace(QUOTED_METHOD, ' $1 ')
+    .replace(QUOTED_TOOL, ' $1 ')
   for (const placeholder of placeholders) {
     text = text.replace(new RegExp(`["'“”]${escapeRegex(placeholder)}["'“”]`, 'g'), ' ')
   }
