@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { completeTest } from '../../src/data-analysis/derived-test.js'
+import { readVerdicts } from '../../src/data-analysis/offline-planner/cues/slot-options.js'
 import { readVerdictRules } from '../../src/data-analysis/offline-planner/cues/verdict-rules.js'
 import type { QueryResult } from '../../src/data-analysis/sandbox.js'
 import { coversEveryValue, verdictAnswer } from '../../src/data-analysis/verdict-cases.js'
@@ -33,14 +34,22 @@ describe('verdict rules read from the question', () => {
       },
       { answer: 'none', when: [{ quantity: 'p', op: '>=', value: 0.05 }] },
     ])
-    // The two thresholds on |r| are the rules' numbers, not conditions on the rows.
-    expect(rules?.taken.map(([start, end]) => RULES.slice(start, end))).toEqual(['0.5', '0.5'])
+    // The two thresholds on |r| are the rules' numbers, not conditions on the rows; the answers' words no cues.
+    expect(rules?.taken.map(([start, end]) => RULES.slice(start, end))).toEqual(['0.5', 'linear', '0.5', 'nonlinear'])
     const bySign = readVerdictRules(
       'Consider the relationship to be positive if the r value is greater than or equal to 0.5. Consider it negative if the r value is less than or equal to -0.5. Otherwise, report that there is no significant correlation.',
       ['positive', 'negative', 'none'],
     )
     expect(bySign && verdictAnswer(bySign.cases, { p: 0.5, r: -0.7 })).toBe('negative')
     expect(bySign && verdictAnswer(bySign.cases, { p: 0.5, r: 0.2 })).toBe('none')
+  })
+
+  it("reads a slot's answers from its own sentence of the format, not a neighbour's", () => {
+    const { options } = readVerdicts(
+      '@r[r] @kind[type] where "r" is a number between -1 and 1, rounded to two decimal places. "type" is a string that can be "positive", "negative", or "none".',
+      'Consider it positive if r is at least 0.5. Consider it negative if r is at most -0.5. Otherwise, report none.',
+    )
+    expect([...options.keys()]).toEqual(['kind'])
   })
 
   it('reads nothing when a value gets no answer or two, an answer has no rule, or a rule is not read', () => {
@@ -102,6 +111,13 @@ describe('ruled verdicts answered', () => {
       `Calculate the Pearson correlation between amount and qty and assess its significance with a two-tailed test (alpha 0.05). ${RULES.replaceAll('0.5.', '0.97.').replace('equal to 0.5', 'equal to 0.97')}\n${FORMAT}`,
     )
     expect(stricter.relationship_type).toBe('nonlinear')
+  })
+
+  it('reads a rule on the sign of r, its answer words ("negative") no comparison of the rows', async () => {
+    const row = await answer(
+      'Calculate the Pearson correlation between amount and qty. Consider the relationship to be positive if the r value is greater than or equal to 0.5. Consider the relationship to be negative if the r value is less than or equal to -0.5. Otherwise, report that there is no significant correlation.\n@correlation_coefficient[r] @relationship_type[type] where "r" is a number between -1 and 1. "type" is a string that can be "positive", "negative", or "none".',
+    )
+    expect(row.relationship_type).toBe('positive')
   })
 
   it('declines rules that leave a value without an answer', async () => {

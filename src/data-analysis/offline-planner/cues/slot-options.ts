@@ -80,7 +80,7 @@ function slotAnswers(format: string): Map<string, string[]> {
     placeholders.set(slot, [...(placeholders.get(slot) ?? []), (placeholder ?? '').trim()])
   }
   const names = new Set([...placeholders.keys(), ...[...placeholders.values()].flat()].map((n) => n.toLowerCase()))
-  const sentences = format.replace(SLOT, ' ').split(/\n|\bwhere\b|;/i)
+  const sentences = format.replace(SLOT, ' ').split(/\n|\bwhere\b|;|\.\s/i)
   const answersOf = new Map<string, string[]>()
   for (const [slot, written] of placeholders) {
     if (written.length === 2 && written[0] !== written[1]) {

@@ -12,7 +12,7 @@ import { coversEveryValue } from '../../verdict-cases.js'
  */
 export interface VerdictRules {
   readonly cases: readonly VerdictCase[]
-  /** Where the rules' numbers on r are in the text: no condition on the rows. */
+  /** Where the rules' numbers on r and their answers' words are in the text: no condition on the rows, no cue. */
   readonly taken: ReadonlyArray<readonly [number, number]>
 }
 
@@ -60,8 +60,12 @@ function readAtom(atom: string, at: number): Atom {
 }
 
 /** The answers a sentence names, a longer one over the one it contains ("not normal" over "normal"). */
+function answerPattern(answer: string): RegExp {
+  return new RegExp(`(?<![\\w-])${escapeRegex(answer)}(?![\\w-])`, 'i')
+}
+
 function namedAnswers(text: string, answers: readonly string[]): string[] {
-  const named = answers.filter((answer) => new RegExp(`(?<![\\w-])${escapeRegex(answer)}(?![\\w-])`, 'i').test(text))
+  const named = answers.filter((answer) => answerPattern(answer).test(text))
   return named.filter(
     (answer) => !named.some((other) => other !== answer && other.toLowerCase().includes(answer.toLowerCase())),
   )
@@ -87,6 +91,7 @@ export function readVerdictRules(text: string, answers: readonly string[]): Verd
     const at = sentence.index ?? 0
     const word = CONDITION_WORD.exec(body)
     let consequence: string
+    let consequenceAt = at
     const when: VerdictCondition[] = []
     if (word) {
       // "If <condition>, <answer>" or "<answer> if <condition>".
@@ -95,6 +100,7 @@ export function readVerdictRules(text: string, answers: readonly string[]): Verd
       const comma = body.indexOf(',', start)
       const end = opening && comma >= 0 ? comma : body.length
       consequence = opening ? body.slice(end) : body.slice(0, word.index)
+      consequenceAt = opening ? at + end : at
       const condition = body.slice(start, end)
       for (const [part, offset] of partsOf(condition)) {
         const atom = readAtom(part, at + start + offset)
@@ -108,7 +114,11 @@ export function readVerdictRules(text: string, answers: readonly string[]): Verd
     else continue
     const named = namedAnswers(consequence, answers)
     if (named.length > 1) return null
-    cases.push({ answer: named[0] ?? null, when, consequence })
+    const [answer] = named
+    // The answer's words are the rule's ("to be negative"), no cue of the question (a comparison with 0).
+    const answerAt = answer ? answerPattern(answer).exec(consequence) : null
+    if (answerAt) taken.push([consequenceAt + answerAt.index, consequenceAt + answerAt.index + answerAt[0].length])
+    cases.push({ answer: answer ?? null, when, consequence })
   }
   // One rule naming no answer ("report that there is no significant correlation") is the one answer left, when both say no.
   const left = answers.filter((answer) => !cases.some((c) => c.answer === answer))
