@@ -52,6 +52,20 @@ describe('verdict rules read from the question', () => {
     expect([...options.keys()]).toEqual(['kind'])
   })
 
+  it('reads several rules in one sentence, a number before its value, and a range as two conditions', () => {
+    const strength = readVerdictRules(
+      'Consider correlations to be weak if |r| < 0.3, moderate if 0.3 <= |r| < 0.5, and strong if |r| >= 0.5.',
+      ['weak', 'moderate', 'strong'],
+    )
+    expect(strength?.cases.map((c) => c.answer)).toEqual(['weak', 'moderate', 'strong'])
+    expect(strength?.cases[1]?.when).toEqual([
+      { quantity: 'abs_r', op: '>=', value: 0.3 },
+      { quantity: 'abs_r', op: '<', value: 0.5 },
+    ])
+    expect(strength && verdictAnswer(strength.cases, { p: 0.01, r: -0.42 })).toBe('moderate')
+    expect(strength && verdictAnswer(strength.cases, { p: 0.01, r: 0.5 })).toBe('strong')
+  })
+
   it('reads nothing when a value gets no answer or two, an answer has no rule, or a rule is not read', () => {
     // p 0.01 with |r| 0.2 is neither.
     expect(

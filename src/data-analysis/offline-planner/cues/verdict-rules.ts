@@ -41,29 +41,93 @@ const COMPARATORS: ReadonlyArray<readonly [VerdictCondition['op'], RegExp]> = [
 ]
 const NEGATIVE = /\b(?:no|not|non|none)\b/i
 
-type Atom = { condition: VerdictCondition; numberAt: readonly [number, number] } | 'unread' | null
+type Atom = { conditions: VerdictCondition[]; numbers: Array<readonly [number, number]> } | 'unread' | null
 
-/** One atom ("the absolute value of r is greater than or equal to 0.5"): a condition, `unread` when it names a test value it cannot read, null when it names none. */
-function readAtom(atom: string, at: number): Atom {
-  const quantity = QUANTITIES.find(([, pattern]) => pattern.test(atom))?.[0]
-  if (!quantity) return null
-  const comparator = COMPARATORS.map(([op, pattern]) => [op, pattern.exec(atom)] as const).find(([, m]) => m)
-  if (!comparator?.[1]) return 'unread'
-  // An "or" outside the comparator ("greater than or equal to") joins two conditions: not read.
-  if (/\bor\b|\bbetween\b/i.test(atom.replace(comparator[1][0], ' '))) return 'unread'
-  const after = comparator[1].index + comparator[1][0].length
-  const number = NUMBER.exec(atom.slice(after))
-  if (!number) return 'unread'
-  const value = Number(number[0].replace('−', '-'))
-  const start = at + after + number.index
-  return { condition: { quantity, op: comparator[0], value }, numberAt: [start, start + number[0].length] }
+const FLIPPED: Readonly<Record<VerdictCondition['op'], VerdictCondition['op']>> = {
+  '<': '>',
+  '<=': '>=',
+  '>': '<',
+  '>=': '<=',
 }
 
-/** The answers a sentence names, a longer one over the one it contains ("not normal" over "normal"). */
+/** The comparators of an atom in order, a longer phrase first where two start together. */
+function comparatorsIn(atom: string): Array<{ op: VerdictCondition['op']; index: number; end: number }> {
+  const found: Array<{ op: VerdictCondition['op']; index: number; end: number }> = []
+  for (const [op, pattern] of COMPARATORS) {
+    for (const m of atom.matchAll(new RegExp(pattern.source, 'gi'))) {
+      const index = m.index ?? 0
+      const end = index + m[0].length
+      if (!found.some((f) => index < f.end && f.index < end)) found.push({ op, index, end })
+    }
+  }
+  return found.sort((a, b) => a.index - b.index)
+}
+
+/**
+ * One atom: "the absolute value of r is greater than or equal to 0.5", "p < 0.05", "0.3 <= |r|",
+ * "0.3 <= |r| < 0.5" (two conditions). Its conditions, `unread` when it names a test value in a
+ * form not read (an "or", the number elsewhere), null when it names none.
+ */
+function readAtom(atom: string, at: number): Atom {
+  const quantityMatch = QUANTITIES.map(([quantity, pattern]) => [quantity, pattern.exec(atom)] as const).find(
+    ([, m]) => m,
+  )
+  if (!quantityMatch?.[1]) return null
+  const [quantity, q] = [quantityMatch[0], quantityMatch[1]]
+  const comparators = comparatorsIn(atom)
+  // An "or" outside the comparators ("greater than or equal to") joins two conditions: not read.
+  let rest = atom
+  for (const c of comparators) rest = rest.slice(0, c.index) + ' '.repeat(c.end - c.index) + rest.slice(c.end)
+  if (/\bor\b|\bbetween\b/i.test(rest)) return 'unread'
+  const numbers = [...atom.matchAll(new RegExp(NUMBER.source, 'g'))].filter(
+    (m) => (m.index ?? 0) >= q.index + q[0].length || (m.index ?? 0) + m[0].length <= q.index,
+  )
+  const valueOf = (m: RegExpMatchArray) => Number(m[0].replace('−', '-'))
+  const span = (m: RegExpMatchArray) => [at + (m.index ?? 0), at + (m.index ?? 0) + m[0].length] as const
+  const before = (m: RegExpMatchArray) => (m.index ?? 0) < q.index
+  const [first, second] = comparators
+  const [n1, n2] = numbers
+  // "q op n" or "n op q".
+  if (comparators.length === 1 && first && numbers.length === 1 && n1) {
+    if (!before(n1) && first.index > q.index && (n1.index ?? 0) >= first.end)
+      return { conditions: [{ quantity, op: first.op, value: valueOf(n1) }], numbers: [span(n1)] }
+    if (before(n1) && first.index > (n1.index ?? 0) && first.end <= q.index)
+      return { conditions: [{ quantity, op: FLIPPED[first.op], value: valueOf(n1) }], numbers: [span(n1)] }
+    return 'unread'
+  }
+  // "n1 op1 q op2 n2".
+  if (comparators.length === 2 && first && second && numbers.length === 2 && n1 && n2 && before(n1) && !before(n2))
+    return {
+      conditions: [
+        { quantity, op: FLIPPED[first.op], value: valueOf(n1) },
+        { quantity, op: second.op, value: valueOf(n2) },
+      ],
+      numbers: [span(n1), span(n2)],
+    }
+  return 'unread'
+}
+
+/** A sentence's clauses, one per condition: "weak if |r| < 0.3, moderate if …, and strong if …" gives three. */
+function clausesOf(body: string, at: number): Array<readonly [string, number]> {
+  const clauses: Array<readonly [string, number]> = []
+  let last = 0
+  for (const boundary of body.matchAll(/[,;]\s*(?:and\s+|or\s+)?(?=[^,;]*\bif\b)/gi)) {
+    const index = boundary.index ?? 0
+    // A boundary only between two conditional clauses: the opening "If …, report …" stays whole.
+    if (!CONDITION_WORD.test(body.slice(last, index))) continue
+    clauses.push([body.slice(last, index), at + last])
+    last = index + boundary[0].length
+  }
+  clauses.push([body.slice(last), at + last])
+  return clauses
+}
+
+/** An answer as whole words ("linear" is not in "nonlinear" or "non-linear"). */
 function answerPattern(answer: string): RegExp {
   return new RegExp(`(?<![\\w-])${escapeRegex(answer)}(?![\\w-])`, 'i')
 }
 
+/** The answers a clause names, a longer one over the one it contains ("not normal" over "normal"). */
 function namedAnswers(text: string, answers: readonly string[]): string[] {
   const named = answers.filter((answer) => answerPattern(answer).test(text))
   return named.filter(
@@ -86,9 +150,8 @@ function partsOf(condition: string): Array<readonly [string, number]> {
 export function readVerdictRules(text: string, answers: readonly string[]): VerdictRules | null {
   const cases: Array<{ answer: string | null; when: VerdictCondition[]; consequence: string }> = []
   const taken: Array<readonly [number, number]> = []
-  for (const sentence of text.matchAll(SENTENCE)) {
-    const body = sentence[0]
-    const at = sentence.index ?? 0
+  const clauses = [...text.matchAll(SENTENCE)].flatMap((sentence) => clausesOf(sentence[0], sentence.index ?? 0))
+  for (const [body, at] of clauses) {
     const word = CONDITION_WORD.exec(body)
     let consequence: string
     let consequenceAt = at
@@ -106,8 +169,8 @@ export function readVerdictRules(text: string, answers: readonly string[]): Verd
         const atom = readAtom(part, at + start + offset)
         if (atom === 'unread') return null
         if (!atom) continue
-        when.push(atom.condition)
-        if (atom.condition.quantity !== 'p') taken.push(atom.numberAt)
+        when.push(...atom.conditions)
+        if (atom.conditions.some((condition) => condition.quantity !== 'p')) taken.push(...atom.numbers)
       }
       if (when.length === 0) continue
     } else if (OTHERWISE.test(body)) consequence = body
