@@ -57,6 +57,15 @@ describe('missing values the question fills first', () => {
     expect(employed.values[0]).toBe(INCOME.filter((_, i) => i % 3 === 0 || i % 2 === 0).length)
   })
 
+  it('finds the column after "filling in missing values in"', async () => {
+    const { values } = await w.run(
+      'Filling in missing values in the LoanAmount column with the mean value of the column. What is the standard deviation of LoanAmount?',
+      'en',
+      [loans],
+    )
+    expect(values[0]).toBeCloseTo(sampleStd(INCOME.map((x) => x ?? mean(known))), 9)
+  })
+
   it('fills every column with missing values by its own mean', async () => {
     const { values } = await w.run(
       'Fill the missing values with the mean of their respective columns. What is the standard deviation of LoanAmount?',

@@ -37,7 +37,11 @@ const HANDLING = /\bhandl(?:e|es|ed|ing)\s+(?:the\s+|any\s+)?(?:missing|null)\s+
 /** What fills: a statistic of the column, or a quoted or numeric constant. */
 const VALUE = String.raw`(?:the\s+)?(?:(mean|average|median|mode|most\s+frequent)\b|["'‘“]([^"'’”]{1,40})["'’”]|(-?\d+(?:\.\d+)?)\b)`
 /** "… in <column> with <value>", "… of <column> by <value>", "… for <column> using <value>". */
-const PER_COLUMN = new RegExp(String.raw`\b(?:in|of|for)\s+(.{1,60}?)\s+(?:with|by|using)\s+${VALUE}`, 'giu')
+const PER_COLUMN = new RegExp(
+  // The column's words hold no "in", "of", "for": "filling in missing values in X with …" names X.
+  String.raw`\b(?:in|of|for)\s+((?:(?!\b(?:in|of|for)\b).){1,60}?)\s+(?:with|by|using)\s+${VALUE}`,
+  'giu',
+)
 /** "the missing values with the mean values of their respective columns": every column it fits. */
 const EVERY_COLUMN = new RegExp(
   String.raw`\b(?:missing|null|nan)\s+values?\s+(?:with|by|using)\s+${VALUE}[^.?!\n]*\b(?:respective|own|corresponding|each)\b`,
