@@ -71,6 +71,13 @@ describe('a column the question defines first', () => {
     ).toBe('declined')
   })
 
+  it('reads words quoted with the new name ("the "average unit_price"") as words about it', async () => {
+    const { values } = await w.run(
+      'Create a new feature named \'unit_price\' by dividing the amount column by the qty column. For the "average unit_price", use the arithmetic mean.',
+    )
+    expect(values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => a / (QTY[i] as number))), 9)
+  })
+
   it('declines as before when an operand is not a numeric column of the table', async () => {
     const outcome = await w.ask(
       'Create a new feature called "reach" by adding the amount and the distance columns. Calculate the mean of reach.',

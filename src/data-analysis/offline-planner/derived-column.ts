@@ -137,6 +137,12 @@ export function derivedColumn(question: string, tables: readonly TableSchema[]):
     }
     const rest = withoutRestatements(`${question.slice(0, sentence.start)} ${question.slice(sentence.end)}`, ordered)
       .replace(/\b(?:this|the|that)\s+new\s+(?:feature|column|variable|field)\b/giu, `"${name}"`)
+      // "the "average power-to-weight ratio"": words quoted with the new name are words about it, the name quoted alone.
+      .replace(
+        new RegExp(`["'“‘]([^"'”’\n]*?)\\b${escapeRegex(name)}\\b([^"'”’\n]*?)["'”’]`, 'giu'),
+        (whole: string, before: string, after: string) =>
+          before.trim() === '' && after.trim() === '' ? whole : `${before}"${name}"${after}`,
+      )
       // What is left of "feature" speaks of the column now defined, which the table has.
       .replace(/\bfeatures?\b/giu, 'column')
       .trim()
