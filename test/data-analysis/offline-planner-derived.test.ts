@@ -61,6 +61,11 @@ describe('a column the question defines first', () => {
     )
     expect(plan.sql).toContain('("amount" - "qty") / NULLIF("qty", 0)')
     expect(values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => (a - (QTY[i] as number)) / (QTY[i] as number))), 9)
+    // A parenthesis of words that name no column is a comment.
+    const commented = await w.run(
+      'Create a new feature "size" by counting the items. Therefore, size = qty + 1 (for the box) + 1 (for the label). What is the mean of size?',
+    )
+    expect(commented.values[0]).toBeCloseTo(mean(QTY) + 2, 9)
     // An operand that is no column, or an unbalanced formula, is not read.
     expect(
       (await w.ask("Create a new feature 'x' using the formula: x = (amount - distance) / qty. What is the mean of x?"))

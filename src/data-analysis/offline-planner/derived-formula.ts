@@ -8,7 +8,8 @@ import { columnNamed } from './derived-column.js'
  * A new column's formula as the question writes it ("Volatility = (High Price - Low Price) / Open
  * Price"): numeric columns and numbers joined by + − × ÷ and parentheses, as SQL (a division by
  * zero gives an empty cell, as the other definitions). An operand is a column's exact name, or its
- * name followed by one more word ("High Price" for `High`); anything else and the formula is not read.
+ * name followed by one more word ("High Price" for `High`); a parenthesis of other words is a comment.
+ * Anything else and the formula is not read.
  */
 
 export interface Formula {
@@ -74,7 +75,11 @@ export function formulaOf(question: string, name: string, columns: readonly Colu
     question,
   )
   if (!found?.[1]) return null
-  const tokens = found[1]
+  // A parenthesis of words that name no operand is a comment ("+ 1 (for a sibling or spouse)"): left out.
+  const uncommented = found[1].replace(/\(([^()+\-*/]*)\)/g, (group: string, inner: string) =>
+    operandSql(inner, columns, []) === null ? ' ' : group,
+  )
+  const tokens = uncommented
     .replace(/×/g, '*')
     .replace(/÷/g, '/')
     .split(/([()+\-*/])/)
