@@ -1,4 +1,5 @@
 import type { PlanOutcome, QuestionPlanner, TableSchema } from '../types.js'
+import { convertedColumns } from './converted-columns.js'
 import { readCues } from './cues/index.js'
 import { derivedColumn } from './derived-column.js'
 import { explain } from './explain.js'
@@ -20,13 +21,15 @@ export function createOfflinePlanner(): QuestionPlanner {
       if (trimmed === '') return { kind: 'declined', reason: 'the question is empty' }
       // "the maximum temperature (TMAX_F)": the column named in parentheses is what the words before it describe.
       const named = nameParenthesisedColumns(trimmed, tables)
+      // A text column the question converts to numbers ("convert X to numeric") is read as numbers.
+      const typed = convertedColumns(named, tables) ?? tables
       // Missing values the question fills first ("replace missing values in X with the median") are filled in its table.
-      const filled = filledColumns(named, tables)
+      const filled = filledColumns(named, typed)
       // A column the question defines first ("a new feature called X by adding A and B") is added to its table.
-      const derived = derivedColumn(filled?.question ?? named, filled?.tables ?? tables)
+      const derived = derivedColumn(filled?.question ?? named, filled?.tables ?? typed)
       const recognition = recognise(
         readCues(derived?.question ?? filled?.question ?? named),
-        derived?.tables ?? filled?.tables ?? tables,
+        derived?.tables ?? filled?.tables ?? typed,
       )
       if (recognition.kind === 'declined') return recognition
       try {

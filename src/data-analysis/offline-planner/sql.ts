@@ -201,8 +201,8 @@ export function joinedTableSql(
 
 /**
  * The evidence rows of a joined table are those of its many side (see joinedTableSql); of a table
- * read with a column the question defined (derived-column.ts) or with its missing values filled
- * (filled-columns.ts), those of the table itself.
+ * read with a column the question defined (derived-column.ts), with its missing values filled
+ * (filled-columns.ts) or a column converted to numbers (converted-columns.ts), those of the table itself.
  */
 function evidenceTableOf(sqlName: string): string {
   const inner =
