@@ -78,19 +78,21 @@ export function addComparisonConditions(
       checkComparator = comparator
       continue
     }
-    const mention = numericMentionFor(context, conditions.consumed, comparator)
+    const found = numericMentionFor(context, conditions.consumed, comparator)
+    // "at least 2 orders": the rows' noun after the number counts rows, it is no value of `order_id`.
+    const rows = found !== null && countsRows(context, found, comparator)
+    const mention = rows ? null : found
     if (!mention) {
       if (cues.boolean && !countComparator) {
         countComparator = comparator
         continue
       }
+      if (rows)
+        return declined(
+          `"${comparator.value} ${context.tokens[comparator.numberIndex + 1]?.text}" counts rows per group, which the planner does not compute`,
+        )
       return declined(`the number ${comparator.value} could not be tied to a numeric column`)
     }
-    // "at least 2 orders": the rows' noun after the number counts rows (per customer), it is no value of `order_id`.
-    if (countsRows(context, mention, comparator))
-      return declined(
-        `"${comparator.value} ${context.tokens[comparator.numberIndex + 1]?.text}" counts rows per group, which the planner does not compute`,
-      )
     conditions.filters.push({
       kind: 'compare',
       column: mention.column,
