@@ -82,7 +82,7 @@ function readAtom(atom: string, at: number): Atom {
   const numbers = [...atom.matchAll(new RegExp(NUMBER.source, 'g'))].filter(
     (m) => (m.index ?? 0) >= q.index + q[0].length || (m.index ?? 0) + m[0].length <= q.index,
   )
-  const valueOf = (m: RegExpMatchArray) => Number(m[0].replace('−', '-'))
+  const numberOf = (m: RegExpMatchArray) => Number(m[0].replace('−', '-'))
   const span = (m: RegExpMatchArray) => [at + (m.index ?? 0), at + (m.index ?? 0) + m[0].length] as const
   const before = (m: RegExpMatchArray) => (m.index ?? 0) < q.index
   const [first, second] = comparators
@@ -90,17 +90,17 @@ function readAtom(atom: string, at: number): Atom {
   // "q op n" or "n op q".
   if (comparators.length === 1 && first && numbers.length === 1 && n1) {
     if (!before(n1) && first.index > q.index && (n1.index ?? 0) >= first.end)
-      return { conditions: [{ quantity, op: first.op, value: valueOf(n1) }], numbers: [span(n1)] }
+      return { conditions: [{ quantity, op: first.op, value: numberOf(n1) }], numbers: [span(n1)] }
     if (before(n1) && first.index > (n1.index ?? 0) && first.end <= q.index)
-      return { conditions: [{ quantity, op: FLIPPED[first.op], value: valueOf(n1) }], numbers: [span(n1)] }
+      return { conditions: [{ quantity, op: FLIPPED[first.op], value: numberOf(n1) }], numbers: [span(n1)] }
     return 'unread'
   }
   // "n1 op1 q op2 n2".
   if (comparators.length === 2 && first && second && numbers.length === 2 && n1 && n2 && before(n1) && !before(n2))
     return {
       conditions: [
-        { quantity, op: FLIPPED[first.op], value: valueOf(n1) },
-        { quantity, op: second.op, value: valueOf(n2) },
+        { quantity, op: FLIPPED[first.op], value: numberOf(n1) },
+        { quantity, op: second.op, value: numberOf(n2) },
       ],
       numbers: [span(n1), span(n2)],
     }
