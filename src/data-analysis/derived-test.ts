@@ -1,6 +1,8 @@
+import { type ContingencyCell, chiSquareIndependence, type GroupSummary, oneWayAnova, tTest } from './group-tests.js'
 import { correlationTest, dagostinoPearson, shapiroWilk, type TestOutcome } from './hypothesis-tests.js'
 import type { QueryResult } from './sandbox.js'
-import { type DerivedTest, TEST_INPUTS, type TestOutput } from './types.js'
+import { type DerivedTest, nullIsAffirmative, TEST_INPUTS, type TestOutput } from './types.js'
+import { verdictAnswer } from './verdict-cases.js'
 
 /**
  * Finishes a plan's test once its query has run (docs/data-analysis.md, "Tests"): reads the
@@ -17,7 +19,7 @@ export function completeTest(result: QueryResult, test: DerivedTest): QueryResul
   const keep = result.columns.map((_, i) => i).filter((i) => !inputs.has(result.columns[i] as string))
   const filled = result.columns.map((column, i) => {
     const output = test.outputs.find((o) => o.slot === column)
-    return output ? outputValue(output, outcome, test) : row[i]
+    return output ? outputValue(output, outcome, test, numberOf(input(TEST_INPUTS.r))) : row[i]
   })
   return {
     columns: keep.map((i) => result.columns[i] as string),
@@ -44,7 +46,31 @@ function outcomeOf(test: DerivedTest, input: (name: string) => unknown): TestOut
     case 'dagostino':
       // The query gives the biased moments (SciPy's): g₁ and b₂.
       return dagostinoPearson(n, numberOf(input(TEST_INPUTS.skewness)), numberOf(input(TEST_INPUTS.kurtosis)))
+    case 'ttest':
+    case 'welch':
+      return tTest(groupsOf(input(TEST_INPUTS.groups)), test.kind === 'welch')
+    case 'anova':
+      return oneWayAnova(groupsOf(input(TEST_INPUTS.groups)))
+    case 'chisquare': {
+      const cells = input(TEST_INPUTS.cells)
+      if (!Array.isArray(cells)) return null
+      return chiSquareIndependence(
+        cells.map((cell): ContingencyCell => {
+          const [row, column, count] = Array.isArray(cell) ? cell : []
+          return [String(row), String(column), numberOf(count)]
+        }),
+      )
+    }
   }
+}
+
+/** The groups' `[count, mean, variance]` lists as DuckDB returned them. */
+function groupsOf(value: unknown): GroupSummary[] {
+  if (!Array.isArray(value)) return []
+  return value.map((group): GroupSummary => {
+    const [n, mean, variance] = Array.isArray(group) ? group.map(numberOf) : []
+    return [n ?? Number.NaN, mean ?? Number.NaN, variance ?? Number.NaN]
+  })
 }
 
 function rounded(value: number, decimals: number | null): number {
@@ -53,7 +79,13 @@ function rounded(value: number, decimals: number | null): number {
   return Math.round(value * factor) / factor
 }
 
-function outputValue(output: TestOutput, outcome: TestOutcome | null, test: DerivedTest): number | string | null {
+/** `r`: a correlation test's coefficient, which a ruled verdict may read ("linear" when |r| ≥ 0.5). */
+function outputValue(
+  output: TestOutput,
+  outcome: TestOutcome | null,
+  test: DerivedTest,
+  r: number,
+): number | string | null {
   if (!outcome || !Number.isFinite(outcome.p)) return null
   switch (output.value) {
     case 'p':
@@ -61,10 +93,12 @@ function outputValue(output: TestOutput, outcome: TestOutcome | null, test: Deri
     case 'statistic':
       return rounded(outcome.statistic, test.decimals)
     case 'verdict': {
+      if ('cases' in output)
+        return verdictAnswer(output.cases, { p: outcome.p, r: test.kind === 'correlation' ? r : Number.NaN })
       if (test.alpha === null) return null
-      // A normality test's null hypothesis is the affirmative (normal); a correlation test's is its negation.
+      // A normality test's null hypothesis is the affirmative (normal); the others' is its negation.
       const rejected = outcome.p < test.alpha
-      const affirmative = test.kind === 'correlation' ? rejected : !rejected
+      const affirmative = nullIsAffirmative(test.kind) ? !rejected : rejected
       return affirmative ? output.affirmative : output.negative
     }
   }

@@ -1,7 +1,7 @@
 /**
  * The few distribution functions a test's p-value needs and DuckDB does not have (docs/decisions.md,
  * "Test p-values computed after the query"): the standard normal's tail and quantile, and Student's t
- * two-sided tail. Textbook routines (Numerical Recipes' series and Lentz continued fractions,
+ * two-sided tail, the chi-square and F tails (tests between groups). Textbook routines (Numerical Recipes' series and Lentz continued fractions,
  * Acklam's quantile refined by one Halley step), accurate to about 1e-14 where a p-value is read;
  * test/data-analysis/distributions.test.ts checks them against SciPy.
  */
@@ -155,4 +155,21 @@ export function studentTwoSidedP(t: number, df: number): number {
   if (Number.isNaN(t) || !(df > 0)) return Number.NaN
   if (!Number.isFinite(t)) return 0
   return incompleteBeta(df / (df + t * t), df / 2, 0.5)
+}
+
+/** P(X > x) for the chi-square distribution with `df` degrees of freedom: Q(df/2, x/2), from its continued fraction in the tail (no 1 − P cancellation). */
+export function chiSquareUpperTail(x: number, df: number): number {
+  if (Number.isNaN(x) || !(df > 0)) return Number.NaN
+  if (x <= 0) return 1
+  const [a, half] = [df / 2, x / 2]
+  if (half < a + 1) return 1 - gammaP(a, half)
+  return gammaQFraction(a, half) * Math.exp(a * Math.log(half) - half - logGamma(a))
+}
+
+/** P(F > f) for Fisher's F with (d1, d2) degrees of freedom: I_{d2/(d2+d1·f)}(d2/2, d1/2). */
+export function fUpperTail(f: number, d1: number, d2: number): number {
+  if (Number.isNaN(f) || !(d1 > 0) || !(d2 > 0)) return Number.NaN
+  if (f <= 0) return 1
+  if (!Number.isFinite(f)) return 0
+  return incompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2)
 }

@@ -33,13 +33,44 @@ const LEADING_ZERO_CODE = /^[-+]?0\d+$/
 /** More significant digits than a double holds exactly: an identifier, not a quantity. */
 const TOO_MANY_DIGITS = /^[-+]?\d{16,}$/
 const SPACES = /[\s\u00a0\u202f]/g
-/** `1,234.5`, `1 234.5`, `0.25`, and the scientific notation tools write (`8.87e-05`, `1E6`). */
-const DOT_DECIMAL = /^[-+]?(\d{1,3}(,\d{3})+|\d{1,3}(['\u00a0\u202f ]\d{3})+|\d+)?(\.\d+)?([eE][-+]?\d{1,3})?$/
+/** `1,234.5`, `1 234.5`, `0.25`, `3504.` (a trailing point, as some exports write floats), and the scientific notation tools write (`8.87e-05`, `1E6`). */
+const DOT_DECIMAL = /^[-+]?(\d{1,3}(,\d{3})+|\d{1,3}(['\u00a0\u202f ]\d{3})+|\d+)?(\.\d*)?([eE][-+]?\d{1,3})?$/
 const COMMA_DECIMAL = /^[-+]?(\d{1,3}(\.\d{3})+|\d{1,3}(['\u00a0\u202f ]\d{3})+|\d+)?(,\d+)?$/
 const BOOLEAN = /^(true|false|vrai|faux)$/i
 const ISO_DATE = /^\d{4}-\d{1,2}-\d{1,2}$/
 const ISO_TIMESTAMP = /^\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 const NUMERIC_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})$/
+
+/**
+ * Cells that say a value is missing (pandas' default `na_values`): in a column of numbers they are
+ * empty cells, not text that makes the column text ("null" on one row of prices, "NaN", "N/A").
+ * A column of text keeps them as they are written.
+ */
+export const NA_MARKERS: ReadonlySet<string> = new Set([
+  '#N/A',
+  '#N/A N/A',
+  '#NA',
+  '-1.#IND',
+  '-1.#QNAN',
+  '-NaN',
+  '-nan',
+  '1.#IND',
+  '1.#QNAN',
+  '<NA>',
+  'N/A',
+  'NA',
+  'NULL',
+  'NaN',
+  'None',
+  'n/a',
+  'nan',
+  'null',
+])
+
+/** SQL: the trimmed cell `v` is one of NA_MARKERS. */
+export function isNaMarkerSql(v: string): string {
+  return `trim(${v}) IN (${[...NA_MARKERS].map((marker) => `'${marker}'`).join(', ')})`
+}
 
 /** Text: trimmed, NULL when blank (as the ingestion parser shows cells). */
 export const TEXT_PLAN: ColumnPlan = {
@@ -76,7 +107,9 @@ function sqlStrip(v: string, commaDecimal: boolean): string {
 
 /** The type and conversion of a column from a sample of its non-empty cells; text when nothing else fits. */
 export function inferColumn(sample: readonly string[], hints: InferenceHints): ColumnPlan {
-  const values = sample.map((value) => value.trim()).filter((value) => value !== '')
+  const trimmed = sample.map((value) => value.trim()).filter((value) => value !== '')
+  // Missing-value markers say nothing of the type; a column of nothing else stays text.
+  const values = trimmed.filter((value) => !NA_MARKERS.has(value))
   if (values.length === 0) return text
   if (values.every((value) => BOOLEAN.test(value))) {
     return {
@@ -102,10 +135,13 @@ export function inferColumn(sample: readonly string[], hints: InferenceHints): C
         unit,
         numeric: true,
         // Plain numbers skip the regular expression (most cells of most columns).
+        // A missing-value marker is empty ("NaN" would otherwise be read as a not-a-number double).
         convert: (v) =>
-          commaDecimal
-            ? `TRY_CAST(${sqlStrip(v, true)} AS DOUBLE)`
-            : `coalesce(TRY_CAST(${v} AS DOUBLE), TRY_CAST(${sqlStrip(v, false)} AS DOUBLE))`,
+          `CASE WHEN ${isNaMarkerSql(v)} THEN NULL ELSE ${
+            commaDecimal
+              ? `TRY_CAST(${sqlStrip(v, true)} AS DOUBLE)`
+              : `coalesce(TRY_CAST(${v} AS DOUBLE), TRY_CAST(${sqlStrip(v, false)} AS DOUBLE))`
+          } END`,
       }
       const mark = commaDecimal ? ',' : '.'
       if (cores.some((core) => core.includes(mark) || /[eE]/.test(core))) return number

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { detectHeader, kindOfText, type TypedCell } from '../ingestion/parsers/table-builder.js'
 import { queryRows, quoteLiteral } from './duckdb.js'
-import { type ColumnPlan, type InferenceHints, inferColumn, TEXT_PLAN } from './inference.js'
+import { type ColumnPlan, type InferenceHints, inferColumn, isNaMarkerSql, TEXT_PLAN } from './inference.js'
 import { type ColumnSchema, type ColumnType, quoteIdentifier, ROW_COLUMN } from './types.js'
 
 /**
@@ -32,7 +32,8 @@ const SAMPLE_CELL_CHARS = 80
 /** Above this many rows, distinct counts are approximate (HyperLogLog), to keep loading fast. */
 const EXACT_DISTINCT_ROWS = 200_000
 
-const cell = (i: number): string => `nullif(trim(c${i}), '')`
+/** A raw cell that holds a value: not blank, not a missing-value marker (a typed column leaves those empty). */
+const cell = (i: number): string => `CASE WHEN ${isNaMarkerSql(`c${i}`)} THEN NULL ELSE nullif(trim(c${i}), '') END`
 
 /** Empty cells are NULL in raw tables (DuckDB's reader and the appender both write them so). */
 function allEmpty(width: number): string {

@@ -29,8 +29,10 @@ export function isTableType(mimeType: string): boolean {
  * The version of what a table file holds (typing rules, column statistics, first rows). A file
  * written by another version is not used: the table is loaded again from the document.
  * 2: the first rows are kept (`sampleRows`).
+ * 3: numbers with a trailing point ("3504.") and missing-value markers ("null", "NaN") in numeric
+ * columns are typed as numbers (inference.ts), so files typed before are loaded again.
  */
-export const TABLE_FILE_FORMAT = 2
+export const TABLE_FILE_FORMAT = 3
 
 /** The table inside every table file that says what the file holds. */
 const CONTENTS_TABLE = 'lantern_tables'

@@ -79,10 +79,16 @@ export interface QueryPlan {
  * are filled in, rounded to `decimals`, and the input columns dropped.
  */
 /** The tests the planner computes (docs/data-analysis.md, "Tests"). */
-export type TestKind = 'correlation' | 'shapiro' | 'dagostino'
+/** Between groups (group-tests.ts): Student's and Welch's t-tests, the one-way ANOVA, the chi-square test of independence. */
+export type TestKind = 'correlation' | 'shapiro' | 'dagostino' | 'ttest' | 'welch' | 'anova' | 'chisquare'
+
+/** Whether a test's null hypothesis is the affirmative answer (normality) rather than its negation (no correlation, no difference, independence). */
+export function nullIsAffirmative(kind: TestKind): boolean {
+  return kind === 'shapiro' || kind === 'dagostino'
+}
 
 export interface DerivedTest {
-  /** `correlation`: the significance of the Pearson or Spearman correlation in `__test_r` over `__test_n` rows; `shapiro`: Shapiro-Wilk over the values listed in `__test_values`; `dagostino`: D'Agostino-Pearson's K² from `__test_n`, `__test_skewness` (biased g₁) and `__test_kurtosis` (biased b₂). */
+  /** `correlation`: the significance of the Pearson or Spearman correlation in `__test_r` over `__test_n` rows; `shapiro`: Shapiro-Wilk over the values listed in `__test_values`; `dagostino`: D'Agostino-Pearson's K² from `__test_n`, `__test_skewness` (biased g₁) and `__test_kurtosis` (biased b₂); `ttest`, `welch`, `anova`: from the groups' summaries in `__test_groups`; `chisquare`: from the counts in `__test_cells`. */
   readonly kind: TestKind
   readonly outputs: readonly TestOutput[]
   /** The significance level a verdict compares the p-value with. */
@@ -96,7 +102,28 @@ export interface DerivedTest {
  */
 export type TestOutput =
   | { readonly slot: string; readonly value: 'p' | 'statistic' }
-  | { readonly slot: string; readonly value: 'verdict'; readonly affirmative: string; readonly negative: string }
+  | ({ readonly slot: string; readonly value: 'verdict' } & Verdict)
+
+/**
+ * A verdict's answers: two, decided by the p-value alone (`affirmative`, `negative`), or several,
+ * each with the rule the question states for it (`cases`; docs/data-analysis.md, "Tests").
+ */
+export type Verdict =
+  | { readonly affirmative: string; readonly negative: string }
+  | { readonly cases: readonly VerdictCase[] }
+
+/** One answer of a ruled verdict and when it is given; no condition: otherwise. */
+export interface VerdictCase {
+  readonly answer: string
+  readonly when: readonly VerdictCondition[]
+}
+
+/** A test's value compared with a number: its p-value, its correlation r, or |r|. */
+export interface VerdictCondition {
+  readonly quantity: 'p' | 'r' | 'abs_r'
+  readonly op: '<' | '<=' | '>' | '>='
+  readonly value: number
+}
 
 /** The columns a test's inputs come in: dropped from the result once the test is computed. */
 export const TEST_INPUTS = {
@@ -105,6 +132,10 @@ export const TEST_INPUTS = {
   values: '__test_values',
   skewness: '__test_skewness',
   kurtosis: '__test_kurtosis',
+  /** Per group: `[count, mean, sample variance]`, in the groups' order. */
+  groups: '__test_groups',
+  /** Per pair of values of the two columns: `[value, value, count]`. */
+  cells: '__test_cells',
 } as const
 
 export type PlanOutcome =

@@ -90,6 +90,20 @@ describe('loading tables for data analysis', () => {
     expect(column(loaded, 'us_date')).toMatchObject({ type: 'date', min: '2023-12-31', max: '2024-01-02' })
   })
 
+  it('reads the missing-value markers pandas reads ("null", "NaN", "N/A") as empty cells of a numeric column', async () => {
+    const csv = ['day,open,label', '1,465.5,null', '2,null,a', '3,NaN,b', '4,N/A,c', '5,470.25,d'].join('\n')
+    const loaded = await world.cache.load(await world.document('/prices.csv', 'text/csv', csv))
+    expect(column(loaded, 'open')).toMatchObject({ type: 'number', nullCount: 3, min: 465.5, max: 470.25 })
+    // A text column keeps them as written.
+    expect(column(loaded, 'label')).toMatchObject({ type: 'text', nullCount: 0 })
+  })
+
+  it('reads a number written with a trailing point ("3504.") as a number, as pandas does', async () => {
+    const csv = ['mpg,weight', '18.0,3504.', '15.0,3693.', '16.5,3436.'].join('\n')
+    const loaded = await world.cache.load(await world.document('/cars.csv', 'text/csv', csv))
+    expect(column(loaded, 'weight')).toMatchObject({ type: 'number', min: 3436, max: 3693 })
+  })
+
   it('reads "6,00 US$" (no-break space) as currency, and keeps codes with leading zeros or 16+ digits as text', async () => {
     const csv = [
       'product,revenue,code,barcode',
@@ -115,7 +129,7 @@ describe('loading tables for data analysis', () => {
 
   it('keeps a column as text when one value does not convert, and names header-less columns', async () => {
     const numbers = Array.from({ length: 30 }, (_, i) => `x${i},${i}`)
-    const csv = [...numbers, 'x99,n/a'].join('\n')
+    const csv = [...numbers, 'x99,unknown'].join('\n')
     const loaded = await world.cache.load(await world.document('/raw.csv', 'text/csv', csv))
     expect(loaded.tables[0]?.columns.map((c) => c.name)).toEqual(['Column 1', 'Column 2'])
     expect(column(loaded, 'Column 2').type).toBe('text')

@@ -55,6 +55,34 @@ describe('a column the question defines first', () => {
     expect(values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => a * (QTY[i] as number))), 9)
   })
 
+  it('reads a formula the question writes, the name quoted right after "feature", an operand its column plus a noun', async () => {
+    const { plan, values } = await w.run(
+      "Create a new feature 'spread' that is calculated using the formula: spread = (amount value - qty) / qty. What is the mean of spread?",
+    )
+    expect(plan.sql).toContain('("amount" - "qty") / NULLIF("qty", 0)')
+    expect(values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => (a - (QTY[i] as number)) / (QTY[i] as number))), 9)
+    // A parenthesis of words that name no column is a comment.
+    const commented = await w.run(
+      'Create a new feature "size" by counting the items. Therefore, size = qty + 1 (for the box) + 1 (for the label). What is the mean of size?',
+    )
+    expect(commented.values[0]).toBeCloseTo(mean(QTY) + 2, 9)
+    // An operand that is no column, or an unbalanced formula, is not read.
+    expect(
+      (await w.ask("Create a new feature 'x' using the formula: x = (amount - distance) / qty. What is the mean of x?"))
+        .kind,
+    ).toBe('declined')
+    expect(
+      (await w.ask("Create a new feature 'x' using the formula: x = (amount - qty / qty. What is the mean of x?")).kind,
+    ).toBe('declined')
+  })
+
+  it('reads words quoted with the new name ("the "average unit_price"") as words about it', async () => {
+    const { values } = await w.run(
+      'Create a new feature named \'unit_price\' by dividing the amount column by the qty column. For the "average unit_price", use the arithmetic mean.',
+    )
+    expect(values[0]).toBeCloseTo(mean(AMOUNT.map((a, i) => a / (QTY[i] as number))), 9)
+  })
+
   it('declines as before when an operand is not a numeric column of the table', async () => {
     const outcome = await w.ask(
       'Create a new feature called "reach" by adding the amount and the distance columns. Calculate the mean of reach.',

@@ -163,6 +163,13 @@ describe('a negation that says how to compute, not which rows', () => {
     expect(await run('What is the average price? There are no missing values.')).toEqual([16])
   })
 
+  it('answers when the negation sets a method aside ("not the other way around", "not the sample formula")', async () => {
+    expect(
+      await run('What is the average price, computed with the arithmetic mean, not the other way around?'),
+    ).toEqual([16])
+    expect(await run('What is the average price? Use the usual formula, not the population formula.')).toEqual([16])
+  })
+
   it('still declines a negated condition it cannot read', async () => {
     const outcome = await ask('What is the highest price of products that are not in French?')
     expect(outcome.kind === 'declined' ? outcome.reason : 'planned').toBe(

@@ -307,6 +307,13 @@ describe('statistics under an answer format', () => {
     expect(row.mean_qty).toBeCloseTo(mean(QTY), 9)
     expect(row.mean_amount).toBeCloseTo(mean(AMOUNT), 9)
   })
+
+  it("reads a quoted tool's name (\"Python's 'statistics' module\") as no value to look for", async () => {
+    const { row } = await values(
+      "Calculate the mean and the median of amount with the functions of Python's 'statistics' module. @mean_amount[a] @median_amount[b]",
+    )
+    expect(row.mean_amount).toBeCloseTo(mean(AMOUNT), 9)
+  })
 })
 
 describe('statistics after removing outliers', () => {

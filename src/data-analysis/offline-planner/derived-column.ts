@@ -2,6 +2,7 @@ import { escapeRegex } from '../../lib/regex.js'
 import type { ColumnSchema, TableSchema } from '../types.js'
 import { quoteIdentifier } from '../types.js'
 import { isNumeric } from './columns.js'
+import { formulaOf } from './derived-formula.js'
 
 /**
  * A column the question defines from others before asking about it ("Create a new feature called
@@ -11,9 +12,9 @@ import { isNumeric } from './columns.js'
  * otherwise nothing is derived and the question is declined as before.
  */
 
-/** `a new feature called "X"`, `a new column named X`. */
+/** `a new feature called "X"`, `a new column named X`, `a new feature 'X'` (quoted, the name right after the noun). */
 const NEW_NAME =
-  /\b(?:feature|column|variable|field)\s+(?:called|named|titled)\s+(?:["'“‘`]([^"'”’`]{1,60})["'”’`]|([\p{L}_][\p{L}\p{N}_.-]{0,59}))/iu
+  /\b(?:feature|column|variable|field)\s+(?:(?:called|named|titled)\s+(?:["'“‘`]([^"'”’`]{1,60})["'”’`]|([\p{L}_][\p{L}\p{N}_.-]{0,59}))|["'“‘`]([^"'”’`]{1,60})["'”’`])/iu
 
 type Operation = '+' | '-' | '*' | '/'
 
@@ -29,7 +30,7 @@ const DEFINITIONS: ReadonlyArray<{ pattern: RegExp; operation: Operation; revers
 ]
 
 /** "the ApplicantIncome column", `'Close' prices`, "the weight for each vehicle" → the column of that exact name. */
-function columnNamed(phrase: string, columns: readonly ColumnSchema[]): ColumnSchema | null {
+export function columnNamed(phrase: string, columns: readonly ColumnSchema[]): ColumnSchema | null {
   // A quoted name is the name, whatever words are around it.
   const quoted = /["'“‘`]([^"'”’`]+)["'”’`]/u.exec(phrase)?.[1]
   const bare = (
@@ -51,7 +52,7 @@ function addends(phrase: string): string[] {
 }
 
 /** The sentence of `text` around `index`: from the previous stop to the next. */
-function sentenceAt(text: string, index: number): { start: number; end: number } {
+export function sentenceAt(text: string, index: number): { start: number; end: number } {
   const before = text.slice(0, index)
   const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('? '), before.lastIndexOf('\n'))
   const after = text.slice(index).search(/\.(?:\s|$)|\?|\n/)
@@ -73,6 +74,31 @@ function withoutRestatements(text: string, operands: readonly ColumnSchema[]): s
     .join('\n')
 }
 
+/** The expression a definition in words gives ("by dividing A by B"), with its operands in order. */
+function definitionOf(definition: string, table: TableSchema): { expression: string; ordered: ColumnSchema[] } | null {
+  for (const { pattern, operation, reversed } of DEFINITIONS) {
+    const found = pattern.exec(definition)
+    if (!found?.[1]) continue
+    const phrases = operation === '+' && !found[2] ? addends(found[1]) : [found[1], found[2] ?? '']
+    const operands = phrases.map((phrase) => columnNamed(phrase, table.columns))
+    if (operands.length < 2 || operands.some((column) => column === null || !isNumeric(column))) continue
+    const ordered = (reversed ? [...operands].reverse() : operands) as ColumnSchema[]
+    const sql = ordered.map((column) => quoteIdentifier(column.name))
+    return { expression: operation === '/' ? `${sql[0]} / NULLIF(${sql[1]}, 0)` : sql.join(` ${operation} `), ordered }
+  }
+  return null
+}
+
+/** The expression of a formula the question writes (`X = (A - B) / C`, derived-formula.ts). */
+function formulaIn(
+  question: string,
+  name: string,
+  table: TableSchema,
+): { expression: string; ordered: ColumnSchema[] } | null {
+  const formula = formulaOf(question, name, table.columns)
+  return formula ? { expression: formula.expression, ordered: [...formula.operands] } : null
+}
+
 export interface DerivedQuestion {
   /** The question without the definition, the new column named where it said "this new feature". */
   readonly question: string
@@ -85,43 +111,42 @@ export interface DerivedQuestion {
 export function derivedColumn(question: string, tables: readonly TableSchema[]): DerivedQuestion | null {
   const named = NEW_NAME.exec(question)
   if (!named) return null
-  const name = (named[1] ?? named[2] ?? '').trim()
+  const name = (named[1] ?? named[2] ?? named[3] ?? '').trim()
   if (name === '') return null
   const sentence = sentenceAt(question, named.index)
   const definition = question.slice(sentence.start, sentence.end)
-  for (const { pattern, operation, reversed } of DEFINITIONS) {
-    const found = pattern.exec(definition)
-    if (!found?.[1]) continue
-    const phrases = operation === '+' && !found[2] ? addends(found[1]) : [found[1], found[2] ?? '']
-    for (const table of tables) {
-      if (table.columns.some((column) => column.name.toLowerCase() === name.toLowerCase())) continue
-      const operands = phrases.map((phrase) => columnNamed(phrase, table.columns))
-      if (operands.length < 2 || operands.some((column) => column === null || !isNumeric(column))) continue
-      const ordered = (reversed ? [...operands].reverse() : operands) as ColumnSchema[]
-      const sql = ordered.map((column) => quoteIdentifier(column.name))
-      const expression = operation === '/' ? `${sql[0]} / NULLIF(${sql[1]}, 0)` : sql.join(` ${operation} `)
-      const column: ColumnSchema = {
-        name,
-        type: 'number',
-        unit: null,
-        nullCount: 0,
-        distinctCount: table.rowCount,
-        topValues: [],
-        min: null,
-        max: null,
-      }
-      const derived: TableSchema = {
-        ...table,
-        sqlName: `(SELECT *, (${expression}) AS ${quoteIdentifier(name)} FROM ${table.sqlName})`,
-        columns: [...table.columns, column],
-      }
-      const rest = withoutRestatements(`${question.slice(0, sentence.start)} ${question.slice(sentence.end)}`, ordered)
-        .replace(/\b(?:this|the|that)\s+new\s+(?:feature|column|variable|field)\b/giu, `"${name}"`)
-        // What is left of "feature" speaks of the column now defined, which the table has.
-        .replace(/\bfeatures?\b/giu, 'column')
-        .trim()
-      return { question: rest, tables: tables.map((t) => (t === table ? derived : t)), column }
+  for (const table of tables) {
+    if (table.columns.some((column) => column.name.toLowerCase() === name.toLowerCase())) continue
+    const defined = definitionOf(definition, table) ?? formulaIn(question, name, table)
+    if (!defined) continue
+    const { expression, ordered } = defined
+    const column: ColumnSchema = {
+      name,
+      type: 'number',
+      unit: null,
+      nullCount: 0,
+      distinctCount: table.rowCount,
+      topValues: [],
+      min: null,
+      max: null,
     }
+    const derived: TableSchema = {
+      ...table,
+      sqlName: `(SELECT *, (${expression}) AS ${quoteIdentifier(name)} FROM ${table.sqlName})`,
+      columns: [...table.columns, column],
+    }
+    const rest = withoutRestatements(`${question.slice(0, sentence.start)} ${question.slice(sentence.end)}`, ordered)
+      .replace(/\b(?:this|the|that)\s+new\s+(?:feature|column|variable|field)\b/giu, `"${name}"`)
+      // "the "average power-to-weight ratio"": words quoted with the new name are words about it, the name quoted alone.
+      .replace(
+        new RegExp(`["'“‘]([^"'”’\n]*?)\\b${escapeRegex(name)}\\b([^"'”’\n]*?)["'”’]`, 'giu'),
+        (whole: string, before: string, after: string) =>
+          before.trim() === '' && after.trim() === '' ? whole : `${before}"${name}"${after}`,
+      )
+      // What is left of "feature" speaks of the column now defined, which the table has.
+      .replace(/\bfeatures?\b/giu, 'column')
+      .trim()
+    return { question: rest, tables: tables.map((t) => (t === table ? derived : t)), column }
   }
   return null
 }

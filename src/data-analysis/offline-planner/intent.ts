@@ -67,6 +67,8 @@ export interface StatisticsTest {
   readonly kind: TestKind
   readonly alpha: number
   readonly alphaSaid: boolean
+  /** A test between groups restricted to the values the question names ("between male and female"), in its order. */
+  readonly groups?: readonly string[]
 }
 
 /** What is computed, before any yes/no wrapping. */

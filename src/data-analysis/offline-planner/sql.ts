@@ -201,14 +201,14 @@ export function joinedTableSql(
 
 /**
  * The evidence rows of a joined table are those of its many side (see joinedTableSql); of a table
- * read with a column the question defined (derived-column.ts), those of the table itself.
+ * read with a column the question defined (derived-column.ts), with its missing values filled
+ * (filled-columns.ts) or a column converted to numbers (converted-columns.ts), those of the table itself.
  */
 function evidenceTableOf(sqlName: string): string {
-  return (
-    /^\(SELECT m\.\*.* FROM (\S+) AS m /.exec(sqlName)?.[1] ??
-    /^\(SELECT \*, .* FROM (\S+)\)$/.exec(sqlName)?.[1] ??
-    sqlName
-  )
+  const inner =
+    /^\(SELECT m\.\*.* FROM (.+?) AS m LEFT JOIN /.exec(sqlName)?.[1] ??
+    /^\(SELECT \*(?:, | REPLACE ).* FROM ([^()\s]+|\(SELECT .*\))\)$/.exec(sqlName)?.[1]
+  return inner ? evidenceTableOf(inner) : sqlName
 }
 
 export function buildPlan(intent: Intent, explanation: string): QueryPlan {

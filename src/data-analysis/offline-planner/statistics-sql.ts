@@ -10,7 +10,7 @@ import {
 import type { OutlierMethod } from './cues/types.js'
 import type { Filter, StatisticItem, StatisticsMethod } from './intent.js'
 import { IQR_OUTLIER_FACTOR, TEST_STATISTICS } from './lexicon/statistics.js'
-import { col, sqlNumber, whereClause } from './sql-conditions.js'
+import { col, sqlNumber, sqlString, whereClause } from './sql-conditions.js'
 
 /**
  * SQL for a statistics shape: one row, one column per value asked for, each a scalar subquery
@@ -248,6 +248,23 @@ function testInputsSql(
         `${centralMoments(c, from, filters, 3)} AS ${TEST_INPUTS.skewness}`,
         `${centralMoments(c, from, filters, 4)} + 3 AS ${TEST_INPUTS.kurtosis}`,
       ]
+    case 'ttest':
+    case 'welch':
+    case 'anova': {
+      // Per group of the second column (the values named, in their order, else every value in order): count, mean, sample variance.
+      if (!second) throw new Error('a test between groups needs its group column')
+      const g = col(second)
+      const named = method.test.groups
+      const kept = named ? [`${g} IN (${named.map(sqlString).join(', ')})`] : []
+      const order = named ? `list_position([${named.map(sqlString).join(', ')}], CAST(__g AS VARCHAR))` : '__g'
+      const summaries = `SELECT ${g} AS __g, count(${c}) AS __n, avg(${c}) AS __m, var_samp(${c}) AS __v FROM ${from}${whereClause(filters, [...present, ...kept])} GROUP BY ${g}`
+      return [n, `(SELECT list([__n, __m, __v] ORDER BY ${order}) FROM (${summaries})) AS ${TEST_INPUTS.groups}`]
+    }
+    case 'chisquare': {
+      if (!second) throw new Error('a chi-square test needs two columns')
+      const cells = `SELECT CAST(${c} AS VARCHAR) AS __a, CAST(${col(second)} AS VARCHAR) AS __b, count(*) AS __n FROM ${from}${whereClause(filters, present)} GROUP BY ALL`
+      return [n, `(SELECT list([__a, __b, CAST(__n AS VARCHAR)]) FROM (${cells})) AS ${TEST_INPUTS.cells}`]
+    }
   }
 }
 

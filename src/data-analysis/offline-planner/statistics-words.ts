@@ -1,4 +1,4 @@
-import type { ColumnSchema } from '../types.js'
+import { type ColumnSchema, nullIsAffirmative, type VerdictCase, type VerdictCondition } from '../types.js'
 import type { StatisticItem, StatisticsMethod, StatisticsTest } from './intent.js'
 import { type Statistic, TEST_STATISTICS } from './lexicon/statistics.js'
 
@@ -68,30 +68,62 @@ const TEST_NAMES: Readonly<Record<Language, Readonly<Record<StatisticsTest['kind
     correlation: 'two-sided test of the correlation (Student t, n − 2 degrees of freedom)',
     shapiro: 'Shapiro-Wilk test',
     dagostino: 'D’Agostino-Pearson normality test (K²)',
+    ttest: 'two-sample t-test (Student, equal variances)',
+    welch: 'two-sample t-test (Welch, unequal variances)',
+    anova: 'one-way ANOVA (F)',
+    chisquare: 'chi-square test of independence (Yates’ correction for a 2×2 table)',
   },
   fr: {
     correlation: 'test bilatéral de la corrélation (t de Student, n − 2 degrés de liberté)',
     shapiro: 'test de Shapiro-Wilk',
     dagostino: 'test de normalité de D’Agostino-Pearson (K²)',
+    ttest: 'test t à deux échantillons (Student, variances égales)',
+    welch: 'test t à deux échantillons (Welch, variances inégales)',
+    anova: 'ANOVA à un facteur (F)',
+    chisquare: 'test d’indépendance du khi-deux (correction de Yates pour un tableau 2×2)',
   },
 }
 
 /** A test's p-value, statistic or verdict in words, with the rule the verdict follows and the level used. */
 function testWords(item: StatisticItem, test: StatisticsTest, lang: Language): string {
   const fr = lang === 'fr'
-  const columns = item.columns.map(quoted).join(fr ? ' et ' : ' and ')
+  const [measured, grouped] = item.columns
+  const between = test.groups ? ` (${test.groups.map((value) => `"${value}"`).join(', ')})` : ''
+  const columns =
+    test.kind === 'ttest' || test.kind === 'welch' || test.kind === 'anova'
+      ? `${quoted(measured)} ${fr ? 'entre les groupes de' : 'between the groups of'} ${quoted(grouped)}${between}`
+      : item.columns.map(quoted).join(fr ? ' et ' : ' and ')
   const name = `${TEST_NAMES[lang][test.kind]}${fr ? ' de ' : ' of '}${columns}`
   if (item.stat === 'pvalue') return `${item.slot} = ${fr ? 'p-valeur du' : 'p-value of the'} ${name}`
   if (item.stat === 'test_statistic')
     return `${item.slot} = ${fr ? 'statistique du' : 'statistic of the'} ${name}${test.kind === 'shapiro' ? ' (W)' : ''}`
   const verdict = item.verdict
   if (!verdict) return `${item.slot} = verdict`
+  if ('cases' in verdict) return `${item.slot} = ${casesWords(verdict.cases, name, lang)}`
   const level = `${test.alpha}${test.alphaSaid ? '' : fr ? ', seuil par défaut' : ', the default level'}`
-  const below = test.kind === 'correlation' ? verdict.affirmative : verdict.negative
-  const above = test.kind === 'correlation' ? verdict.negative : verdict.affirmative
+  const below = nullIsAffirmative(test.kind) ? verdict.negative : verdict.affirmative
+  const above = nullIsAffirmative(test.kind) ? verdict.affirmative : verdict.negative
   return fr
     ? `${item.slot} = "${below}" si la p-valeur du ${name} est inférieure à ${level}, sinon "${above}"`
     : `${item.slot} = "${below}" if the p-value of the ${name} is below ${level}, else "${above}"`
+}
+
+const QUANTITY_WORDS: Readonly<Record<Language, Record<VerdictCondition['quantity'], string>>> = {
+  en: { p: 'p', r: 'r', abs_r: '|r|' },
+  fr: { p: 'p', r: 'r', abs_r: '|r|' },
+}
+
+/** A ruled verdict in words: `"linear" if p < 0.05 and |r| ≥ 0.5 (p and r of the …); "none" otherwise`. */
+function casesWords(cases: readonly VerdictCase[], name: string, lang: Language): string {
+  const fr = lang === 'fr'
+  const op = { '<': '<', '<=': '≤', '>': '>', '>=': '≥' } as const
+  const rule = (c: VerdictCase) =>
+    c.when.length === 0
+      ? `"${c.answer}" ${fr ? 'sinon' : 'otherwise'}`
+      : `"${c.answer}" ${fr ? 'si' : 'if'} ${c.when
+          .map((condition) => `${QUANTITY_WORDS[lang][condition.quantity]} ${op[condition.op]} ${condition.value}`)
+          .join(fr ? ' et ' : ' and ')}`
+  return `${cases.map(rule).join('; ')} (${fr ? 'règles de la question, p et r du' : "the question's rules, p and r of the"} ${name})`
 }
 
 /** How one value is computed, with the method when it matters (sample or population, Spearman, the outlier rule). */

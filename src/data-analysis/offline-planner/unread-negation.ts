@@ -60,15 +60,26 @@ function negatesEmptyCells(g: Grounding, index: number): boolean {
   return g.tokens.slice(index + 1, index + 3).some((next) => SLOT_WORDS.missing.includes(next.text))
 }
 
+/** Words of how a value is computed: "not the other way around", "not the sample standard deviation formula". */
+const METHOD_WORDS = new Set(['formula', 'formulas', 'way', 'method', 'approach', 'sample', 'population'])
+const METHOD_WINDOW = 4
+
+/** A negation of a method ("the population formula, not the sample one"): no condition on the rows. */
+function negatesAMethod(g: Grounding, index: number): boolean {
+  return g.tokens.slice(index + 1, index + 1 + METHOD_WINDOW).some((next) => METHOD_WORDS.has(next.text))
+}
+
 /**
  * "the languages of items that are **not** on sale": when no condition of the plan is negated and
  * no yes/no check reads the negation, the plan answers the question without it. A test's verdict
- * reads its own negation ("below 0.05, it is not normal"), a negated verb says how to compute, and
- * "no missing values" speaks of empty cells.
+ * reads its own negation ("below 0.05, it is not normal"), a negated verb or method says how to
+ * compute, and "no missing values" speaks of empty cells.
  */
 export function unreadNegation(g: Grounding, intent: Intent): Declined | null {
   if (intent.shape.kind === 'statistics' && intent.shape.method.test) return null
-  const word = g.tokens.find((t, i) => NEGATIONS.has(t.text) && !negatesAVerb(g, i) && !negatesEmptyCells(g, i))?.text
+  const word = g.tokens.find(
+    (t, i) => NEGATIONS.has(t.text) && !negatesAVerb(g, i) && !negatesEmptyCells(g, i) && !negatesAMethod(g, i),
+  )?.text
   if (!word) return null
   const filters = [...intent.filters, ...(intent.shape.kind === 'share' ? intent.shape.condition : [])]
   const check = intent.check

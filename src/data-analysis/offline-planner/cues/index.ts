@@ -1,4 +1,4 @@
-import { TEST_WORDS } from '../lexicon/statistics.js'
+import { GROUP_TESTS, TEST_WORDS } from '../lexicon/statistics.js'
 import { tokenise } from '../tokenise.js'
 import { readAggregates, readRange } from './aggregates.js'
 import { readCount } from './count.js'
@@ -11,7 +11,7 @@ import { locateQuotes, quotedIndexes } from './quotes.js'
 import { readStatistics } from './statistics.js'
 import { readOffset, readSuperlatives } from './superlatives.js'
 import { readTest } from './tests.js'
-import type { Cues } from './types.js'
+import type { Cues, TestCue } from './types.js'
 
 /**
  * The question's cues, read one after the other: a reader may rely on the cues read before it,
@@ -73,7 +73,7 @@ export function readCues(question: string): Cues {
     used,
     strayNumbers: numbers.found.strayNumbers,
     // The words of a test the planner computes are not what it declines.
-    unsupported: readUnsupported(tokens, test.found && test.found.kind !== 'unnamed' ? TEST_WORDS : new Set()),
+    unsupported: readUnsupported(tokens, answeredWords(test.found)),
     nonEmpty: readNonEmpty(tokens),
     negated: readNegated(tokens),
     offset: offset.found,
@@ -86,4 +86,11 @@ export function readCues(question: string): Cues {
     slotOptions: prepared.slotOptions,
     test: test.found,
   }
+}
+
+/** The words of the unsupported list a test the planner computes answers: its own name, p-values, significance. */
+function answeredWords(test: TestCue | null): ReadonlySet<string> {
+  if (!test || test.kind === 'unnamed') return new Set()
+  const own = GROUP_TESTS.find((group) => group.kind === test.kind)?.answers ?? []
+  return new Set([...TEST_WORDS, ...own])
 }

@@ -1,5 +1,5 @@
 import { escapeRegex } from '../../../lib/regex.js'
-import { readSlotOptions, type VerdictOptions } from './slot-options.js'
+import { readVerdicts, type VerdictOptions } from './slot-options.js'
 
 /** The question made ready for the tokeniser. */
 
@@ -33,7 +33,7 @@ export interface PreparedQuestion {
   readonly slots: readonly string[]
   /** How many decimals the answer is to be rounded to, when the question says. */
   readonly decimals: number | null
-  /** The verdict slots' two answers. */
+  /** The verdict slots' answers (two, or several with their rules). */
   readonly slotOptions: ReadonlyMap<string, VerdictOptions>
 }
 
@@ -44,6 +44,8 @@ const PLACES: Readonly<Record<string, number>> = { tenth: 1, hundredth: 2, thous
 const ENUMERATOR = /(^|\n)\s*\d{1,2}[.)]\s+/g
 /** Method names a question may quote ('pearson', "IQR"): words, not values to look for (never a column's likely name, such as 'population' or 'mean'). */
 const QUOTED_METHOD = /["'‘’“”](pearson|spearman|kendall|iqr|z-?score)["'‘’“”]/gi
+/** "Python's 'statistics' module", "the 'describe' function": a tool's name, not a value to look for. */
+const QUOTED_TOOL = /["'‘’“”]([\w.]{1,40})["'‘’“”](?=\s+(?:module|library|package|function|method)s?\b)/gi
 
 function decimalsOf(question: string): number | null {
   const said = DECIMALS.exec(question)?.[1]?.toLowerCase()
@@ -72,18 +74,30 @@ export function prepareQuestion(question: string): PreparedQuestion {
   }
   const decimals = decimalsOf(question)
   const formatAt = question.search(SLOT_START)
-  let text = (formatAt >= 0 ? question.slice(0, formatAt) : question)
+  const constraints = formatAt >= 0 ? question.slice(0, formatAt) : question
+  const verdicts =
+    formatAt >= 0
+      ? readVerdicts(question.slice(formatAt), constraints)
+      : { options: new Map<string, VerdictOptions>(), taken: [] }
+  let text = blank(constraints, verdicts.taken)
     .replace(new RegExp(DECIMALS.source, 'gi'), ' ')
     .replace(new RegExp(NEAREST.source, 'gi'), ' ')
     .replace(ENUMERATOR, '$1')
     .replace(QUOTED_METHOD, ' $1 ')
+    .replace(QUOTED_TOOL, ' $1 ')
   for (const placeholder of placeholders) {
     text = text.replace(new RegExp(`["'“”]${escapeRegex(placeholder)}["'“”]`, 'g'), ' ')
   }
   const dates: string[] = []
   const withDates = text.replace(ISO_DATE, (match) => ` date${dates.push(match) - 1} `)
-  const slotOptions = formatAt >= 0 ? readSlotOptions(question.slice(formatAt)) : new Map<string, VerdictOptions>()
-  return { text: spellOut(withDates), dates, slots, decimals, slotOptions }
+  return { text: spellOut(withDates), dates, slots, decimals, slotOptions: verdicts.options }
+}
+
+/** A verdict rule's thresholds on r ("|r| ≥ 0.5") are read with the rule: blanked, they are no condition on the rows. */
+function blank(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  let out = text
+  for (const [start, end] of spans) out = out.slice(0, start) + ' '.repeat(end - start) + out.slice(end)
+  return out
 }
 
 /** Symbols and shorthands spelled out: `>=` → "at least", `2k` → 2000. */

@@ -1,10 +1,13 @@
 import {
   DAGOSTINO_WORDS,
   DEFAULT_SIGNIFICANCE_LEVEL,
+  DESIGN_WORDS,
+  GROUP_TESTS,
   LEVEL_WORDS,
   MAX_SIGNIFICANCE_LEVEL,
   NORMALITY_PHRASES,
   OTHER_NORMALITY_TEST_WORDS,
+  OTHER_T_TEST_PHRASES,
   SHAPIRO_WORDS,
   SIGNIFICANCE_WORDS,
   TAIL_WORDS,
@@ -26,7 +29,12 @@ export function readTest(tokens: readonly Token[], requested: readonly Statistic
   const correlation = requested.some((cue) => cue.stat === 'correlation')
   const pValue = requested.some((cue) => cue.stat === 'pvalue')
   let kind: TestCue['kind'] | null = null
-  if (normality) {
+  const between = groupTest(tokens)
+  if (between !== undefined) {
+    // A test between groups named with a normality test or another test is two questions: not read.
+    if (between === null || normality) return { found: null, used: [] }
+    kind = between
+  } else if (normality) {
     const named = [has(SHAPIRO_WORDS), has(DAGOSTINO_WORDS), has(OTHER_NORMALITY_TEST_WORDS)].filter(Boolean).length
     kind = named !== 1 ? 'unnamed' : has(SHAPIRO_WORDS) ? 'shapiro' : has(DAGOSTINO_WORDS) ? 'dagostino' : 'unnamed'
   } else if (correlation && (pValue || has(SIGNIFICANCE_WORDS))) kind = 'correlation'
@@ -39,6 +47,8 @@ export function readTest(tokens: readonly Token[], requested: readonly Statistic
   for (const [index, token] of tokens.entries()) {
     if (isLevel(token.number) && afterLevelWord(tokens, index)) levels.add(token.number)
     if (TAIL_WORDS.has(tokens[index + 1]?.text ?? '') && token.number !== null) used.push(index)
+    // "two-sample", "one-way": the test's design, not a number of rows.
+    if (DESIGN_WORDS.has(tokens[index + 1]?.text ?? '') && token.number !== null) used.push(index)
   }
   // The level said once is the level wherever it is repeated ("… greater than or equal to 0.05").
   for (const [index, token] of tokens.entries()) if (isLevel(token.number) && levels.has(token.number)) used.push(index)
@@ -64,4 +74,25 @@ function afterLevelWord(tokens: readonly Token[], index: number): boolean {
     if (LEVEL_WORDS.has(text) || (text === 'value' && tokens[i - 1]?.text === 'p')) return true
   }
   return false
+}
+
+/**
+ * The test between groups the question names: undefined when it names none, null when it names
+ * two (a t-test and an ANOVA) or a t-test of another design (paired, one-sample).
+ */
+function groupTest(tokens: readonly Token[]): 'ttest' | 'welch' | 'anova' | 'chisquare' | null | undefined {
+  const named = GROUP_TESTS.filter((test) => findPhrase(tokens, test.phrases) >= 0).map((test) => test.kind)
+  if (named.length === 0) return undefined
+  // Welch's test is a t-test: named with it, it says which.
+  const kinds = new Set(named.includes('welch') ? named.filter((kind) => kind !== 'ttest') : named)
+  if (kinds.size !== 1) return null
+  const [kind] = kinds
+  if ((kind === 'ttest' || kind === 'welch') && findPhrase(tokens, OTHER_T_TEST_PHRASES) >= 0) return null
+  // A two-way ANOVA has two grouping columns: not computed.
+  if (
+    kind === 'anova' &&
+    tokens.some((token, i) => token.number !== null && token.number > 1 && tokens[i + 1]?.text === 'way')
+  )
+    return null
+  return kind ?? null
 }

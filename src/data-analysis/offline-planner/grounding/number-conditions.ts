@@ -1,9 +1,10 @@
-import { percentAdjusted } from '../column-traits.js'
+import { isIdLike, percentAdjusted } from '../column-traits.js'
 import { type ColumnMention, columnsNamed, isNumeric } from '../columns.js'
 import type { Comparator } from '../cues/types.js'
 import type { Filter } from '../intent.js'
 import { RATE_WORDS } from '../lexicon/comparisons.js'
 import { DISTINCT_WORDS_AFTER_NUMBER } from '../lexicon/computations.js'
+import { ID_HEADER } from '../lexicon/headers.js'
 import { MAXIMUM_ADJECTIVES } from '../lexicon/superlatives.js'
 import { type Declined, declined } from '../recognition.js'
 import { ordinalValue } from '../tokenise.js'
@@ -77,12 +78,19 @@ export function addComparisonConditions(
       checkComparator = comparator
       continue
     }
-    const mention = numericMentionFor(context, conditions.consumed, comparator)
+    const found = numericMentionFor(context, conditions.consumed, comparator)
+    // "at least 2 orders": the rows' noun after the number counts rows, it is no value of `order_id`.
+    const rows = found !== null && countsRows(context, found, comparator)
+    const mention = rows ? null : found
     if (!mention) {
       if (cues.boolean && !countComparator) {
         countComparator = comparator
         continue
       }
+      if (rows)
+        return declined(
+          `"${comparator.value} ${context.tokens[comparator.numberIndex + 1]?.text}" counts rows per group, which the planner does not compute`,
+        )
       return declined(`the number ${comparator.value} could not be tied to a numeric column`)
     }
     conditions.filters.push({
@@ -95,6 +103,17 @@ export function addComparisonConditions(
     if (mention.start >= 0) conditions.consumed.add(mention)
   }
   return { checkComparator, countComparator }
+}
+
+/**
+ * A number right before words that name an identifier column without its identifier word ("2
+ * orders" for `order_id`): the words are the rows themselves, and the number how many of them.
+ * With the word ("order ids above 2", "an order_id of 5") it is the identifier's value.
+ */
+function countsRows(context: ConditionContext, mention: ColumnMention, comparator: Comparator): boolean {
+  if (mention.start !== comparator.numberIndex + 1 || !isIdLike(mention.column)) return false
+  const said = context.tokens.slice(mention.start, mention.end + 1).map((token) => token.text)
+  return !ID_HEADER.test(said.join(' '))
 }
 
 /** "between 5 and 10", "1st to 3rd": a range on the numeric column next to it. */

@@ -1,3 +1,4 @@
+import type { TestKind } from '../../types.js'
 /**
  * The statistics the planner computes beyond plain aggregates, by the words that ask for them
  * (English and French, folded: lower case, no accents). Each phrase is a space-separated word
@@ -251,7 +252,7 @@ export const SLOT_WORDS: Readonly<Record<Statistic, readonly string[]>> = {
   range: ['range'],
   growth: ['growth', 'change', 'increase', 'pct', 'percent', 'percentage'],
   pvalue: ['p', 'pvalue', 'pval'],
-  test_statistic: ['w', 'statistic', 'stat', 'k2'],
+  test_statistic: ['w', 'statistic', 'stat', 'k2', 't', 'f', 'chi2', 'chi', 'chisquare'],
   // A verdict slot is told by its two answers, not by its name (cues/slot-options.ts).
   verdict: [],
 }
@@ -289,6 +290,8 @@ export const LEVEL_WORDS = new Set(['alpha', 'level', 'significance', 'significa
 export const DEFAULT_SIGNIFICANCE_LEVEL = 0.05
 /** "two-tailed", "two-sided": the test's kind, not a number of rows. */
 export const TAIL_WORDS = new Set(['tailed', 'sided', 'tail'])
+/** "two-sample", "one-way": a test's design, not a number of rows. */
+export const DESIGN_WORDS = new Set(['sample', 'samples', 'way'])
 /** The words of the unsupported list (lexicon/computations.ts) a test the planner computes answers. */
 export const TEST_WORDS = new Set([
   'p value',
@@ -309,11 +312,63 @@ export const ARTICLE_WORDS = new Set(['a', 'an', 'the', 'un', 'une', 'la', 'le']
 /** The statistics of a test, computed after the query (src/data-analysis/derived-test.ts). */
 export const TEST_STATISTICS: readonly Statistic[] = ['pvalue', 'test_statistic', 'verdict']
 /** A verdict's answers when no answer format offers any. */
-export const DEFAULT_VERDICTS = {
-  correlation: { affirmative: 'significant', negative: 'not significant' },
-  shapiro: { affirmative: 'normal', negative: 'not normal' },
-  dagostino: { affirmative: 'normal', negative: 'not normal' },
-} as const
+export const DEFAULT_VERDICTS: Readonly<Record<TestKind, { readonly affirmative: string; readonly negative: string }>> =
+  {
+    correlation: { affirmative: 'significant', negative: 'not significant' },
+    shapiro: { affirmative: 'normal', negative: 'not normal' },
+    dagostino: { affirmative: 'normal', negative: 'not normal' },
+    ttest: { affirmative: 'significant', negative: 'not significant' },
+    welch: { affirmative: 'significant', negative: 'not significant' },
+    anova: { affirmative: 'significant', negative: 'not significant' },
+    chisquare: { affirmative: 'significant', negative: 'not significant' },
+  }
+/**
+ * Tests between groups, by the phrases that name them (folded tokens: "t-test" is `t test`), with
+ * the words of the unsupported list (computations.ts) each answers. Welch's is a t-test with
+ * unequal variances ("equal_var=False").
+ */
+export const GROUP_TESTS: ReadonlyArray<{
+  readonly kind: 'ttest' | 'welch' | 'anova' | 'chisquare'
+  readonly phrases: readonly string[]
+  readonly answers: readonly string[]
+}> = [
+  {
+    kind: 'welch',
+    phrases: ["welch's", 'welch', 'unequal variances', 'equal var false'],
+    answers: ['t test', 't-test', 'ttest'],
+  },
+  { kind: 'ttest', phrases: ['t test', 'ttest', 'ttest ind'], answers: ['t test', 't-test', 'ttest'] },
+  { kind: 'anova', phrases: ['anova', 'analysis of variance', 'f oneway'], answers: ['anova'] },
+  {
+    kind: 'chisquare',
+    phrases: ['chi square', 'chi squared', 'chi2', 'chi2 contingency'],
+    answers: ['chi square', 'chi-square', 'chi2'],
+  },
+]
+/** A t-test of another design than two independent samples: declined. */
+export const OTHER_T_TEST_PHRASES = [
+  'paired',
+  'one sample',
+  'related samples',
+  'dependent samples',
+  'ttest rel',
+  'ttest 1samp',
+]
+/** A verdict of a test between groups says a difference or an association. */
+export const GROUP_VERDICT_WORDS = new Set([
+  'significant',
+  'significance',
+  'difference',
+  'different',
+  'differ',
+  'differs',
+  'associated',
+  'association',
+  'related',
+  'relationship',
+  'dependent',
+  'dependence',
+])
 /** A verdict's affirmative answer must say what the test decides: a correlation's significance, or normality. */
 export const CORRELATION_VERDICT_WORDS = new Set([
   'significant',

@@ -4,6 +4,7 @@ import { recogniseAggregate } from './aggregate.js'
 import { recogniseClosest } from './closest.js'
 import { recogniseCount } from './count.js'
 import { recogniseExtreme } from './extreme.js'
+import { recogniseGroupTest } from './group-test.js'
 import { recogniseList } from './list.js'
 import { recogniseMostFrequent } from './most-frequent.js'
 import { recogniseShare } from './share.js'
@@ -16,11 +17,12 @@ export type ShapeRecogniser = (grounding: Grounding) => Recognition | null
 
 /**
  * The shapes, tried in this order; the first that recognises the question decides. The order
- * matters: statistics come first, since their words ("the mean and the standard deviation") would
+ * matters: a test between groups comes first (its groups are values, not conditions), statistics next, since their words ("the mean and the standard deviation") would
  * otherwise be read as one aggregate; a yes/no question may also hold a count or a superlative, a count phrase may come with
  * a list, and lists and lookups are what is left.
  */
 export const SHAPES: readonly ShapeRecogniser[] = [
+  recogniseGroupTest,
   recogniseValueCounts,
   recogniseStatistics,
   recogniseYesNo,

@@ -1,10 +1,11 @@
-import type { ColumnSchema } from '../../types.js'
+import { type ColumnSchema, nullIsAffirmative, type Verdict } from '../../types.js'
 import { wordsOf } from '../cues/slots.js'
 import type { Grounding } from '../grounding/grounding.js'
 import type { StatisticItem, StatisticsTest } from '../intent.js'
 import {
   CORRELATION_VERDICT_WORDS,
   DEFAULT_VERDICTS,
+  GROUP_VERDICT_WORDS,
   NORMALITY_VERDICT_WORDS,
   TEST_STATISTICS,
   TRUE_WORDS,
@@ -36,11 +37,8 @@ export function testedItems(
     if (tested.size !== 1) return 'a normality test is computed on one column at a time'
     columns = testItems[0]?.columns ?? []
   }
-  const slotOptions = g.cues.slotOptions
-  const verdictSlot = g.cues.slots.find((slot) => slotOptions.has(slot))
-  const verdict = (verdictSlot ? slotOptions.get(verdictSlot) : undefined) ?? DEFAULT_VERDICTS[cue.kind]
-  if (!verdictAbout(cue.kind, verdict, verdictSlot))
-    return `the answer format's "${verdictSlot}" is a verdict the ${cue.kind} test does not give`
+  const verdict = chosenVerdict(g, cue.kind)
+  if (typeof verdict === 'string') return verdict
   return {
     items: items.map((item) =>
       TEST_STATISTICS.includes(item.stat)
@@ -49,6 +47,25 @@ export function testedItems(
     ),
     test: { kind: cue.kind, alpha: cue.alpha, alphaSaid: cue.alphaSaid },
   }
+}
+
+/**
+ * The verdict a test gives: the answers its slot offers (two by the p-value, or several by the
+ * question's rules), else plain ones; a reason to decline when the slot's answers are not about
+ * what the test decides, or its rules read r and the test has none.
+ */
+export function chosenVerdict(g: Grounding, kind: StatisticsTest['kind']): Verdict | string {
+  const slotOptions = g.cues.slotOptions
+  const verdictSlot = g.cues.slots.find((slot) => slotOptions.has(slot))
+  const verdict = (verdictSlot ? slotOptions.get(verdictSlot) : undefined) ?? DEFAULT_VERDICTS[kind]
+  if ('cases' in verdict) {
+    // Rules on r are a correlation's; the other tests have no r.
+    const onR = verdict.cases.some((c) => c.when.some((condition) => condition.quantity !== 'p'))
+    if (onR && kind !== 'correlation')
+      return `the answer format's "${verdictSlot}" is decided by a correlation, and the question asks for a ${kind} test`
+  } else if (!verdictAbout(kind, verdict, verdictSlot))
+    return `the answer format's "${verdictSlot}" is a verdict the ${kind} test does not give`
+  return verdict
 }
 
 /** Whether a verdict's affirmative answer (or, for true/false, its slot's name) says what the test tests: normality, or a correlation's significance. */
@@ -61,7 +78,11 @@ function verdictAbout(
     ...wordsOf(verdict.affirmative),
     ...(TRUE_WORDS.has(verdict.affirmative.toLowerCase()) && slot ? wordsOf(slot) : []),
   ])
-  return [...(kind === 'correlation' ? CORRELATION_VERDICT_WORDS : NORMALITY_VERDICT_WORDS)].some((word) =>
-    words.has(word),
-  )
+  const about =
+    kind === 'correlation'
+      ? CORRELATION_VERDICT_WORDS
+      : nullIsAffirmative(kind)
+        ? NORMALITY_VERDICT_WORDS
+        : GROUP_VERDICT_WORDS
+  return [...about].some((word) => words.has(word))
 }
