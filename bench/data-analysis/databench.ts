@@ -36,7 +36,8 @@ const USAGE = `npm run bench:databench -- [options]     (npm run bench:infiagent
   --cv                   also report leave-one-table-out: each table's right/wrong/declined and their mean over
                          tables, held-out tables first (bench/data-analysis/per-table.ts)
   --max-table-mb M       skip the questions over tables larger than M MB (ingestion time on a busy machine)
-  --verbose              print every question with its result
+  --verbose              print every question with its result (misses only without it)
+  --show-held-out        also print the questions over held-out tables of databench-train and infiagent
 ${COMMON_USAGE}
 An LLM run is added when LANTERN_LLM_BASE_URL (and _API_KEY, _MODEL) are set in the environment.`
 
@@ -97,8 +98,26 @@ function verdictOf(answered: boolean, correct: boolean): Scored['verdict'] {
   return correct ? 'correct' : 'wrong'
 }
 
-function logLine(q: BenchQuestion, s: Scored, verbose: boolean): void {
-  if (!verbose && s.verdict === 'correct') return
+/** Prints one question's result: a miss, or any with `--verbose`. */
+type QuestionLog = (q: BenchQuestion, s: Scored) => void
+
+/** The sets no rule was written on: their held-out tables' questions are for figures, not for reading. */
+const UNSEEN: ReadonlySet<Dataset> = new Set(['databench-train', 'infiagent'])
+
+/**
+ * A question's line is printed when it missed (every one with `verbose`), except a question over a
+ * held-out table of an unseen set, which `--show-held-out` alone prints: a run over everything
+ * (`--cv`) must not show what the planner is measured on.
+ */
+function questionLog(dataset: Dataset, verbose: boolean, showHeldOut: boolean): QuestionLog {
+  return (q, s) => {
+    if (!verbose && s.verdict === 'correct') return
+    if (UNSEEN.has(dataset) && !showHeldOut && q.tableIds.some((id) => splitOf(id) === 'held-out')) return
+    logLine(q, s)
+  }
+}
+
+function logLine(q: BenchQuestion, s: Scored): void {
   const gold = typeof q.gold === 'string' ? q.gold : JSON.stringify(q.gold)
   console.log(
     `  ${s.verdict.padEnd(8)} ${q.id} | ${q.question.split('\n')[0]?.slice(0, 140)}\n           gold=${gold.slice(0, 120)} got=${JSON.stringify(s.result)?.slice(0, 120)} | ${s.plan.slice(0, 200)}`,
@@ -109,7 +128,7 @@ async function runDirect(
   dataset: Dataset,
   dir: string,
   questions: readonly BenchQuestion[],
-  verbose: boolean,
+  log: QuestionLog,
 ): Promise<ModeReport> {
   const runner = await DirectRunner.create(join(dir, 'tables'))
   const planner = createOfflinePlanner()
@@ -125,7 +144,7 @@ async function runDirect(
       result: answer.result,
       plan: answer.plan,
     }
-    logLine(q, s, verbose)
+    log(q, s)
     scored.push(s)
   }
   return { mode: `offline planner, direct (${dataset})`, scored, seconds: (Date.now() - started) / 1000 }
@@ -139,7 +158,7 @@ function runService(
   dir: string,
   questions: readonly BenchQuestion[],
   baseline: boolean,
-  verbose: boolean,
+  log: QuestionLog,
 ): Promise<ModeReport[]> {
   return withServer({ env }, async (server) => {
     const credentials = await server.credentials()
@@ -178,11 +197,11 @@ function runService(
           result: a?.result ?? null,
           plan: a?.plan ?? answer.text.slice(0, 200),
         }
-        logLine(q, s, verbose)
+        log(q, s)
         analysis.push(s)
       } catch (error) {
         analysis.push({ id: q.id, type: q.answerType, verdict: 'error', result: null, plan: (error as Error).message })
-        logLine(q, analysis[analysis.length - 1] as Scored, verbose)
+        log(q, analysis[analysis.length - 1] as Scored)
       }
       if (baseline) {
         try {
@@ -248,13 +267,13 @@ async function main(bench: ServiceBench): Promise<Results> {
     questions = questions.filter((q) => !skipped.includes(q))
   }
   if (values.limit) questions = questions.slice(0, Number(values.limit))
-  const verbose = Boolean(values.verbose)
+  const log = questionLog(dataset, Boolean(values.verbose), Boolean(values['show-held-out']))
   const loadBefore = bench.loadAtStart
   console.log(`${dataset}: ${questions.length} questions; load ${loadBefore}`)
 
   const reports: ModeReport[] = []
   if (values.direct) {
-    reports.push(await runDirect(dataset, dir as string, questions, verbose))
+    reports.push(await runDirect(dataset, dir as string, questions, log))
   } else {
     const offlineEnv = {
       LANTERN_LLM_BASE_URL: '',
@@ -262,7 +281,7 @@ async function main(bench: ServiceBench): Promise<Results> {
       LANTERN_DOC_TIME_BUDGET_MS: '3600000',
     }
     reports.push(
-      ...(await runService(bench, 'offline', offlineEnv, dir as string, questions, !values['no-baseline'], verbose)),
+      ...(await runService(bench, 'offline', offlineEnv, dir as string, questions, !values['no-baseline'], log)),
     )
     if (process.env.LANTERN_LLM_BASE_URL?.trim()) {
       reports.push(
@@ -273,7 +292,7 @@ async function main(bench: ServiceBench): Promise<Results> {
           dir as string,
           questions,
           !values['no-baseline'],
-          verbose,
+          log,
         )),
       )
     }
@@ -309,6 +328,7 @@ runBench({
     cv: { type: 'boolean', default: false },
     'max-table-mb': { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    'show-held-out': { type: 'boolean', default: false },
   },
   service: { timeoutMin: 120 },
   run: main,
