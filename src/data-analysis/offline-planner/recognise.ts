@@ -1,4 +1,5 @@
 import type { ResultType, TableSchema } from '../types.js'
+import { columnlessPlan } from './columnless-plan.js'
 import { slotsNameStatistics } from './cues/slots.js'
 import type { Cues } from './cues/types.js'
 import { ground } from './grounding/index.js'
@@ -28,7 +29,9 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
     if (recognition?.kind === 'intent') {
       // what the plan would leave out of the question: decline instead (docs/data-analysis.md, "When it declines")
       const unsure =
-        tiedIdentifierAnswer(grounding, recognition.intent) ?? unreadNegation(grounding, recognition.intent)
+        tiedIdentifierAnswer(grounding, recognition.intent) ??
+        unreadNegation(grounding, recognition.intent) ??
+        columnlessPlan(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }

@@ -1,0 +1,69 @@
+import { DuckDBInstance } from '@duckdb/node-api'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createOfflinePlanner } from '../../src/data-analysis/offline-planner/index.js'
+import type { PlanOutcome, TableSchema } from '../../src/data-analysis/types.js'
+import { createTable } from './offline-planner-support.js'
+
+/**
+ * Issue 24, precision on unseen questions: when the planner is unsure (two columns fit equally,
+ * a word it does not know, a name that is no value of the table) it declines and says what it
+ * could not map, rather than answer another question. visits.csv: two headers sharing a first
+ * word (`start_fee`, `start_hour`), a role and a number of years in it, a compound's qualifier
+ * that is part of one header (`heart_risk_factor`) and its head another (`outcome`).
+ */
+
+let instance: DuckDBInstance
+let visits: TableSchema
+let ask: (question: string) => Promise<PlanOutcome>
+let run: (question: string) => Promise<unknown[]>
+
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:')
+  const connection = await instance.connect()
+  visits = await createTable(
+    connection,
+    't1',
+    'visits.csv',
+    [
+      ['city', 'text'],
+      ['age', 'integer'],
+      ['start_fee', 'number'],
+      ['start_hour', 'integer'],
+      ['JobRole', 'text'],
+      ['YearsInCurrentRole', 'integer'],
+      ['heart_risk_factor', 'number'],
+      ['outcome', 'text'],
+    ],
+    [
+      ['Paris', 34, 10, 8, 'Nurse', 2, 0.4, 'ill'],
+      ['Lyon', 51, 12, 9, 'Nurse', 5, 0.9, 'well'],
+      ['Paris', 47, 8, 14, 'Doctor', 1, 0.2, 'ill'],
+      ['Lille', 29, 15, 16, 'Clerk', 3, 0.7, 'well'],
+    ],
+  )
+  const planner = createOfflinePlanner()
+  ask = (question) => planner.plan(question, [visits], 'en')
+  run = async (question) => {
+    const outcome = await ask(question)
+    if (outcome.kind !== 'plan') throw new Error(`declined: ${outcome.reason}`)
+    return (await connection.runAndReadAll(outcome.plan.sql))
+      .getRowsJS()
+      .map(([value]) => (typeof value === 'bigint' ? Number(value) : value))
+  }
+})
+
+afterAll(() => instance.closeSync())
+
+const reasonOf = (outcome: PlanOutcome) => (outcome.kind === 'declined' ? outcome.reason : outcome.plan.sql)
+
+describe('a plan that reads no column', () => {
+  it('declines when words beyond the counted noun are left unread', async () => {
+    const outcome = await ask('How many visits were booked in the morning?')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('"morning"')
+  })
+
+  it('counts the rows when only the counted noun and the dataset are said', async () => {
+    expect(await run('How many visits are there in the dataset?')).toEqual([4])
+  })
+})
