@@ -56,6 +56,23 @@ afterAll(() => instance.closeSync())
 
 const reasonOf = (outcome: PlanOutcome) => (outcome.kind === 'declined' ? outcome.reason : outcome.plan.sql)
 
+describe('a name that is no value of the table', () => {
+  it('declines when a capitalised word inside the sentence is not read', async () => {
+    const outcome = await ask('What is the average age of the visits made in Nantes?')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('"nantes"')
+  })
+
+  it('answers with a seen value', async () => {
+    expect(await run('How many visits were made in Paris?')).toEqual([2])
+  })
+
+  it('does not take the first word of a sentence, nor the table name, for a name', async () => {
+    expect(await run('Is there any visit in Lyon? Answer with True or False')).toEqual([true])
+    expect(await run('How many Visits are there?')).toEqual([4])
+  })
+})
+
 describe('a plan that reads no column', () => {
   it('declines when words beyond the counted noun are left unread', async () => {
     const outcome = await ask('How many visits were booked in the morning?')

@@ -14,6 +14,7 @@ import {
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
 import { tiedIdentifierAnswer } from './tied-identifier.js'
+import { unreadName } from './unread-name.js'
 import { unreadNegation } from './unread-negation.js'
 import { wordMapping } from './word-mapping.js'
 
@@ -31,6 +32,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
       const unsure =
         tiedIdentifierAnswer(grounding, recognition.intent) ??
         unreadNegation(grounding, recognition.intent) ??
+        unreadName(grounding, recognition.intent) ??
         columnlessPlan(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
