@@ -56,6 +56,22 @@ afterAll(() => instance.closeSync())
 
 const reasonOf = (outcome: PlanOutcome) => (outcome.kind === 'declined' ? outcome.reason : outcome.plan.sql)
 
+describe('two columns named equally, neither whole', () => {
+  it('declines and names both', async () => {
+    const outcome = await ask('List the 2 highest start values.')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('"start_fee" and "start_hour"')
+  })
+
+  it('answers when the word is one header head noun and only qualifies the other', async () => {
+    expect(await run('What is the most common role?')).toEqual(['Nurse'])
+  })
+
+  it('answers when the question says a header whole', async () => {
+    expect(await run('What is the highest start fee?')).toEqual([15])
+  })
+})
+
 describe('a name that is no value of the table', () => {
   it('declines when a capitalised word inside the sentence is not read', async () => {
     const outcome = await ask('What is the average age of the visits made in Nantes?')

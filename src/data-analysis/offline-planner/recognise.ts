@@ -13,6 +13,7 @@ import {
 } from './lexicon/question-forms.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
+import { tiedColumns } from './tied-columns.js'
 import { tiedIdentifierAnswer } from './tied-identifier.js'
 import { unreadName } from './unread-name.js'
 import { unreadNegation } from './unread-negation.js'
@@ -32,6 +33,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
       const unsure =
         tiedIdentifierAnswer(grounding, recognition.intent) ??
         unreadNegation(grounding, recognition.intent) ??
+        tiedColumns(grounding, recognition.intent) ??
         unreadName(grounding, recognition.intent) ??
         columnlessPlan(grounding, recognition.intent)
       if (unsure) return unsure
