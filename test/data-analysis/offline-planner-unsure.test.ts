@@ -72,6 +72,14 @@ describe('two columns named equally, neither whole', () => {
   })
 })
 
+describe('a compound whose head names a column the plan does not read', () => {
+  it('declines rather than read the qualifier column', async () => {
+    const outcome = await ask('List the heart outcomes of the 2 oldest persons.')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('"heart outcomes" names "outcome"')
+  })
+})
+
 describe('a name that is no value of the table', () => {
   it('declines when a capitalised word inside the sentence is not read', async () => {
     const outcome = await ask('What is the average age of the visits made in Nantes?')

@@ -1,5 +1,6 @@
 import type { ResultType, TableSchema } from '../types.js'
 import { columnlessPlan } from './columnless-plan.js'
+import { qualifierReadForHead } from './compound-head.js'
 import { slotsNameStatistics } from './cues/slots.js'
 import type { Cues } from './cues/types.js'
 import { ground } from './grounding/index.js'
@@ -34,6 +35,7 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         tiedIdentifierAnswer(grounding, recognition.intent) ??
         unreadNegation(grounding, recognition.intent) ??
         tiedColumns(grounding, recognition.intent) ??
+        qualifierReadForHead(grounding, recognition.intent) ??
         unreadName(grounding, recognition.intent) ??
         columnlessPlan(grounding, recognition.intent)
       if (unsure) return unsure
