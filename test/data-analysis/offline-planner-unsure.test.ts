@@ -33,12 +33,14 @@ beforeAll(async () => {
       ['YearsInCurrentRole', 'integer'],
       ['heart_risk_factor', 'number'],
       ['outcome', 'text'],
+      ['review_rate', 'text'],
+      ['review_count', 'integer'],
     ],
     [
-      ['Paris', 34, 10, 8, 'Nurse', 2, 0.4, 'ill'],
-      ['Lyon', 51, 12, 9, 'Nurse', 5, 0.9, 'well'],
-      ['Paris', 47, 8, 14, 'Doctor', 1, 0.2, 'ill'],
-      ['Lille', 29, 15, 16, 'Clerk', 3, 0.7, 'well'],
+      ['Paris', 34, 10, 8, 'Nurse', 2, 0.4, 'ill', '90%', 3],
+      ['Lyon', 51, 12, 9, 'Nurse', 5, 0.9, 'well', '80%', 7],
+      ['Paris', 47, 8, 14, 'Doctor', 1, 0.2, 'ill', '70%', 1],
+      ['Lille', 29, 15, 16, 'Clerk', 3, 0.7, 'well', 'n/a', 4],
     ],
   )
   const planner = createOfflinePlanner()
@@ -106,5 +108,17 @@ describe('a plan that reads no column', () => {
 
   it('counts the rows when only the counted noun and the dataset are said', async () => {
     expect(await run('How many visits are there in the dataset?')).toEqual([4])
+  })
+})
+
+describe('a numeric column standing in for the text column the words name best', () => {
+  it('declines rather than rank the stand-in', async () => {
+    const outcome = await ask('What are the 2 lowest review rates?')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('"review rates" names "review_rate", which holds no numbers')
+  })
+
+  it('still ranks a numeric column named as well as the text one', async () => {
+    expect(await run('What are the 2 lowest review counts?')).toEqual([1, 3])
   })
 })

@@ -17,6 +17,8 @@ export interface ColumnMention {
   readonly coverage: number
   /** Other columns the same words name almost as well (a numeric one may be wanted instead). */
   readonly alternatives?: readonly ColumnSchema[]
+  /** The alternatives these words name less well than this column (a stand-in, not a rival). */
+  readonly weaker?: readonly ColumnSchema[]
   /** Columns of the same table the same words name exactly as well: the planner cannot choose. */
   readonly ties?: readonly ColumnSchema[]
 }
@@ -174,14 +176,14 @@ export function findColumnMentions(
     // a partial mention (one word of a long header) needs that word to point at this column alone
     if (candidate.coverage < 0.5 && rivals.length > 0) continue
     for (let i = candidate.start; i <= candidate.end; i++) taken.add(i)
-    const alternatives = rivals
-      .filter((other) => other.table === candidate.table && other.coverage >= 0.5)
-      .map((other) => other.column)
+    const alternativeMentions = rivals.filter((other) => other.table === candidate.table && other.coverage >= 0.5)
+    const alternatives = alternativeMentions.map((other) => other.column)
+    const weaker = alternativeMentions.filter((other) => score(other) < score(candidate)).map((other) => other.column)
     const sameWords = (other: ColumnMention) => other.start === candidate.start && other.end === candidate.end
     const ties = rivals
       .filter((other) => other.table === candidate.table && sameWords(other) && score(other) === score(candidate))
       .map((other) => other.column)
-    const withAlternatives = alternatives.length > 0 ? { ...candidate, alternatives } : candidate
+    const withAlternatives = alternatives.length > 0 ? { ...candidate, alternatives, weaker } : candidate
     accepted.push(ties.length > 0 ? { ...withAlternatives, ties } : withAlternatives)
   }
   return accepted.sort((a, b) => a.start - b.start)

@@ -12,6 +12,7 @@ import {
   FRENCH_WHICH_VERBS,
   NAME_NOUNS,
 } from './lexicon/question-forms.js'
+import { numericStandIn } from './numeric-stand-in.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
 import { tiedColumns } from './tied-columns.js'
@@ -37,7 +38,8 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         tiedColumns(grounding, recognition.intent) ??
         qualifierReadForHead(grounding, recognition.intent) ??
         unreadName(grounding, recognition.intent) ??
-        columnlessPlan(grounding, recognition.intent)
+        columnlessPlan(grounding, recognition.intent) ??
+        numericStandIn(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }
