@@ -122,3 +122,11 @@ describe('a numeric column standing in for the text column the words name best',
     expect(await run('What are the 2 lowest review counts?')).toEqual([1, 3])
   })
 })
+
+describe('"who" on a table with no column of names', () => {
+  it('declines rather than answer from the most varied text column', async () => {
+    const outcome = await ask('Who has the highest age?')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('asks who')
+  })
+})

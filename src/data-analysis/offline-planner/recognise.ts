@@ -4,6 +4,7 @@ import { qualifierReadForHead } from './compound-head.js'
 import { slotsNameStatistics } from './cues/slots.js'
 import type { Cues } from './cues/types.js'
 import { ground } from './grounding/index.js'
+import { guessedEntity } from './guessed-entity.js'
 import {
   ASKING_VERBS,
   ASKS_NAME_OPENERS,
@@ -39,7 +40,8 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         qualifierReadForHead(grounding, recognition.intent) ??
         unreadName(grounding, recognition.intent) ??
         columnlessPlan(grounding, recognition.intent) ??
-        numericStandIn(grounding, recognition.intent)
+        numericStandIn(grounding, recognition.intent) ??
+        guessedEntity(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }
