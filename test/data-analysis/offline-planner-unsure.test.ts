@@ -14,7 +14,9 @@ import { createTable } from './offline-planner-support.js'
 
 let instance: DuckDBInstance
 let visits: TableSchema
+let survey: TableSchema
 let ask: (question: string) => Promise<PlanOutcome>
+let askSurvey: (question: string) => Promise<PlanOutcome>
 let run: (question: string) => Promise<unknown[]>
 
 beforeAll(async () => {
@@ -43,8 +45,23 @@ beforeAll(async () => {
       ['Lille', 29, 15, 16, 'Clerk', 3, 0.7, 'well', 'n/a', 4],
     ],
   )
+  survey = await createTable(
+    connection,
+    't2',
+    'survey.csv',
+    [
+      ['sleeps_well', 'text'],
+      ['eats_well', 'text'],
+    ],
+    [
+      ['often', 'rarely'],
+      ['never', 'often'],
+      ['often', 'often'],
+    ],
+  )
   const planner = createOfflinePlanner()
   ask = (question) => planner.plan(question, [visits], 'en')
+  askSurvey = (question) => planner.plan(question, [survey], 'en')
   run = async (question) => {
     const outcome = await ask(question)
     if (outcome.kind !== 'plan') throw new Error(`declined: ${outcome.reason}`)
@@ -128,5 +145,19 @@ describe('"who" on a table with no column of names', () => {
     const outcome = await ask('Who has the highest age?')
     expect(outcome.kind).toBe('declined')
     expect(reasonOf(outcome)).toContain('asks who')
+  })
+})
+
+describe('a value of several columns, none of them named', () => {
+  it('declines and names two of them', async () => {
+    const outcome = await askSurvey('How many people answered often?')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('is a value of')
+  })
+
+  it('reads the value in the column the question names', async () => {
+    const outcome = await askSurvey('How many people eat well often?')
+    expect(outcome.kind).toBe('plan')
+    expect(reasonOf(outcome)).toContain('"eats_well"')
   })
 })

@@ -18,6 +18,7 @@ import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
 import { tiedColumns } from './tied-columns.js'
 import { tiedIdentifierAnswer } from './tied-identifier.js'
+import { tiedValue } from './tied-values.js'
 import { unreadName } from './unread-name.js'
 import { unreadNegation } from './unread-negation.js'
 import { wordMapping } from './word-mapping.js'
@@ -41,7 +42,8 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         unreadName(grounding, recognition.intent) ??
         columnlessPlan(grounding, recognition.intent) ??
         numericStandIn(grounding, recognition.intent) ??
-        guessedEntity(grounding, recognition.intent)
+        guessedEntity(grounding, recognition.intent) ??
+        tiedValue(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }
