@@ -52,11 +52,13 @@ beforeAll(async () => {
     [
       ['sleeps_well', 'text'],
       ['eats_well', 'text'],
+      ['answer_1', 'text'],
+      ['answer_2', 'text'],
     ],
     [
-      ['often', 'rarely'],
-      ['never', 'often'],
-      ['often', 'often'],
+      ['often', 'rarely', 'a', 'b'],
+      ['never', 'often', 'a', 'c'],
+      ['often', 'often', 'b', 'c'],
     ],
   )
   const planner = createOfflinePlanner()
@@ -84,6 +86,11 @@ describe('two columns named equally, neither whole', () => {
 
   it('answers when the word is one header head noun and only qualifies the other', async () => {
     expect(await run('What is the most common role?')).toEqual(['Nurse'])
+  })
+
+  it('answers when an ordinal numbers the word as only one header is', async () => {
+    const outcome = await askSurvey('What is the most common first answer?')
+    expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).toContain('GROUP BY "answer_1"')
   })
 
   it('answers when the question says a header whole', async () => {

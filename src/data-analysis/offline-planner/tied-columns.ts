@@ -4,7 +4,7 @@ import type { Intent } from './intent.js'
 import { intentColumns } from './intent-columns.js'
 import { GENERIC_WORDS } from './lexicon/vague-words.js'
 import { type Declined, declined } from './recognition.js'
-import { splitHeader, stemsOf, words } from './tokenise.js'
+import { ordinalValue, splitHeader, stemsOf, words } from './tokenise.js'
 import { spanWords } from './unread-words.js'
 
 /** Prepositions that end a header's head: `YearsInCurrentRole` is years, qualified by "in current role". */
@@ -32,7 +32,8 @@ function saysHead(g: Grounding, start: number, end: number, column: ColumnSchema
  * in the question chooses, so the planner declines and names both. A header said whole beside a
  * longer one that shares its word ("price" for `price` and `price_usd`) is no tie: the mention
  * covers all of its own header. Nor is a word that is one header's head noun and only qualifies
- * the other's ("role": `JobRole`, `YearsInCurrentRole`).
+ * the other's ("role": `JobRole`, `YearsInCurrentRole`), nor one an ordinal numbers as only one
+ * header is ("the second start": `start_2`).
  */
 export function tiedColumns(g: Grounding, intent: Intent): Declined | null {
   const used = new Set(intentColumns(intent))
@@ -44,6 +45,11 @@ export function tiedColumns(g: Grounding, intent: Intent): Declined | null {
   // "the most common role": `JobRole` is a role, `YearsInCurrentRole` a number of years
   const headSaid = (column: ColumnSchema) => saysHead(g, tied.start, tied.end, column)
   if (headSaid(tied.column) && !(tied.ties ?? []).some(headSaid)) return null
+  // "the first tier": `Tier 1`, not `Tier 2`
+  const ordinal = ordinalValue(g.tokens[tied.start - 1]?.text ?? '')
+  const numbered = (column: ColumnSchema) =>
+    ordinal !== null && words(splitHeader(column.name)).includes(String(ordinal))
+  if (numbered(tied.column) && !(tied.ties ?? []).some(numbered)) return null
   return declined(
     `"${spanWords(g, tied.start, tied.end)}" names "${tied.column.name}" and "${other.name}" equally, and says neither whole`,
   )
