@@ -54,11 +54,13 @@ beforeAll(async () => {
       ['eats_well', 'text'],
       ['answer_1', 'text'],
       ['answer_2', 'text'],
+      ['respondent_name', 'text'],
+      ['rank', 'integer'],
     ],
     [
-      ['often', 'rarely', 'a', 'b'],
-      ['never', 'often', 'a', 'c'],
-      ['often', 'often', 'b', 'c'],
+      ['often', 'rarely', 'a', 'b', 'Ana', 2],
+      ['never', 'often', 'a', 'c', 'Ben', 1],
+      ['often', 'often', 'b', 'c', 'Cy', 3],
     ],
   )
   const planner = createOfflinePlanner()
@@ -166,5 +168,18 @@ describe('a value of several columns, none of them named', () => {
     const outcome = await askSurvey('How many people eat well often?')
     expect(outcome.kind).toBe('plan')
     expect(reasonOf(outcome)).toContain('"eats_well"')
+  })
+})
+
+describe('a rank ranked by a word that judges', () => {
+  it('declines: the best rank is the smallest number', async () => {
+    const outcome = await askSurvey('Who is the respondent with the highest rank?')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('on a rank the best is the smallest number')
+  })
+
+  it('answers a size asked of a rank', async () => {
+    const outcome = await askSurvey('What is the maximum rank?')
+    expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).toContain('max("rank")')
   })
 })

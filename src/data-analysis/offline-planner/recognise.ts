@@ -14,6 +14,7 @@ import {
   NAME_NOUNS,
 } from './lexicon/question-forms.js'
 import { numericStandIn } from './numeric-stand-in.js'
+import { rankDirection } from './rank-direction.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
 import { tiedColumns } from './tied-columns.js'
@@ -43,7 +44,8 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         columnlessPlan(grounding, recognition.intent) ??
         numericStandIn(grounding, recognition.intent) ??
         guessedEntity(grounding, recognition.intent) ??
-        tiedValue(grounding, recognition.intent)
+        tiedValue(grounding, recognition.intent) ??
+        rankDirection(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }
