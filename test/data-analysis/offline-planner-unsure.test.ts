@@ -134,6 +134,7 @@ describe('a plan that reads no column', () => {
 
   it('counts the rows when only the counted noun and the dataset are said', async () => {
     expect(await run('How many visits are there in the dataset?')).toEqual([4])
+    expect(await run('Combien de visites y a-t-il dans le fichier ?')).toEqual([4])
   })
 })
 

@@ -5,7 +5,7 @@ import { FILLERS, GENERIC_WORDS } from './lexicon/vague-words.js'
 import { type Declined, declined } from './recognition.js'
 import { isRead, isStopWord, tableNameWords } from './unread-words.js'
 
-/** Words that name the table or its rows themselves ("in the dataset", "how many records"). */
+/** Words that name the table or its rows themselves ("in the dataset", "how many records"), English and French, folded. */
 const TABLE_WORDS = new Set([
   'dataset',
   'datasets',
@@ -27,6 +27,19 @@ const TABLE_WORDS = new Set([
   'distinct',
   'exactly',
   'overall',
+  'fichier',
+  'tableau',
+  'donnees',
+  'jeu',
+  'ligne',
+  'lignes',
+  'enregistrement',
+  'enregistrements',
+  'entree',
+  'entrees',
+  'differents',
+  'differentes',
+  'uniques',
 ])
 
 /** Verbs a question asks with about the table as a whole ("does the dataset contain …", "listed"). */
@@ -47,6 +60,11 @@ const TABLE_VERBS = new Set([
   'represented',
   'exist',
   'exists',
+  'contient',
+  'contiennent',
+  'compte',
+  'existe',
+  'existent',
 ])
 
 /** A word that may name something: not a stop word, a vague word, a number or punctuation. */
