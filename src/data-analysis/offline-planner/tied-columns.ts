@@ -32,8 +32,9 @@ function saysHead(g: Grounding, start: number, end: number, column: ColumnSchema
  * in the question chooses, so the planner declines and names both. A header said whole beside a
  * longer one that shares its word ("price" for `price` and `price_usd`) is no tie: the mention
  * covers all of its own header. Nor is a word that is one header's head noun and only qualifies
- * the other's ("role": `JobRole`, `YearsInCurrentRole`), nor one an ordinal numbers as only one
- * header is ("the second start": `start_2`).
+ * the other's ("role": `JobRole`, `YearsInCurrentRole`), nor one an ordinal numbers as the chosen
+ * header alone ("the first tier": `Tier 1`; a plan that chose `Tier 1` for "the second tier" still
+ * declines).
  */
 export function tiedColumns(g: Grounding, intent: Intent): Declined | null {
   const used = new Set(intentColumns(intent))
