@@ -119,6 +119,10 @@ describe('a name that is no value of the table', () => {
     expect(await run('How many visits were made in Paris?')).toEqual([2])
   })
 
+  it('does not take an acronym for a name (a measure as often as a value)', async () => {
+    expect(await run('What is the average age of the visits, as the NHS reports it?')).toEqual([40.25])
+  })
+
   it('does not take the first word of a sentence, nor the table name, for a name', async () => {
     expect(await run('Is there any visit in Lyon? Answer with True or False')).toEqual([true])
     expect(await run('How many Visits are there?')).toEqual([4])
