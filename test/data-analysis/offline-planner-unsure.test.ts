@@ -17,6 +17,7 @@ let visits: TableSchema
 let survey: TableSchema
 let ask: (question: string) => Promise<PlanOutcome>
 let askSurvey: (question: string) => Promise<PlanOutcome>
+let askPoll: (question: string) => Promise<PlanOutcome>
 let run: (question: string) => Promise<unknown[]>
 
 beforeAll(async () => {
@@ -63,7 +64,22 @@ beforeAll(async () => {
       ['often', 'often', 'b', 'c', 'Cy', 3],
     ],
   )
+  const poll = await createTable(
+    connection,
+    't3',
+    'poll.csv',
+    [
+      ['What is your gender?', 'text'],
+      ['How many languages do you speak?', 'integer'],
+    ],
+    [
+      ['F', 2],
+      ['M', 1],
+      ['F', 2],
+    ],
+  )
   const planner = createOfflinePlanner()
+  askPoll = (question) => planner.plan(question, [poll], 'en')
   ask = (question) => planner.plan(question, [visits], 'en')
   askSurvey = (question) => planner.plan(question, [survey], 'en')
   run = async (question) => {
@@ -186,5 +202,17 @@ describe('a rank ranked by a word that judges', () => {
   it('answers a size asked of a rank', async () => {
     const outcome = await askSurvey('What is the maximum rank?')
     expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).toContain('max("rank")')
+  })
+})
+
+describe('a survey question as a header', () => {
+  it('is not named by the asking words a question shares with it', async () => {
+    const outcome = await askPoll('What is the most frequent answer among respondents?')
+    expect(outcome.kind).toBe('declined')
+  })
+
+  it('is named by the words that say what it holds', async () => {
+    const outcome = await askPoll('What is the most common number of languages spoken?')
+    expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).toContain('"How many languages do you speak?"')
   })
 })

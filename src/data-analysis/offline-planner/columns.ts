@@ -1,6 +1,12 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
 import { abbreviates, SHORTEST_ALONE } from './header-abbreviations.js'
-import { ABBREVIATIONS, FLAG_HEADER_VERBS, FRENCH_GLOSSARY, LONGEST_CODE_HEADER } from './lexicon/headers.js'
+import {
+  ABBREVIATIONS,
+  ASKING_HEADER_WORDS,
+  FLAG_HEADER_VERBS,
+  FRENCH_GLOSSARY,
+  LONGEST_CODE_HEADER,
+} from './lexicon/headers.js'
 import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
 import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
 
@@ -31,8 +37,10 @@ interface Slot {
 
 const profileCache = new WeakMap<ColumnSchema, Slot[][]>()
 
-function slotOf(word: string): Slot {
-  return { word, stems: new Set(stemsOf(word)), generic: GENERIC_WORDS.has(word) }
+function slotOf(word: string, sentence = false): Slot {
+  // a survey question's asking words ("What is your …") say nothing of what the column holds
+  const asking = sentence && ASKING_HEADER_WORDS.has(word)
+  return { word, stems: new Set(stemsOf(word)), generic: GENERIC_WORDS.has(word) || asking }
 }
 
 /** The ways a header can be said: its own words, then with abbreviations spelled out. */
@@ -42,17 +50,17 @@ export function columnVariants(column: ColumnSchema): Slot[][] {
   const said = words(splitHeader(column.name))
   const allWords = said.filter((word) => !FILLERS.has(word))
   // `is_featured`, `seller_is_verified`: a code's verb is no word of the question's ("what is …");
-  // a header that is a sentence ("What is your age?") keeps its words
+  // a header that is a sentence ("What is your age?") keeps its words, its asking words weak
   const nonVerbs = allWords.filter((word) => !FLAG_HEADER_VERBS.has(word))
   const isCode = said.length <= LONGEST_CODE_HEADER && nonVerbs.length > 0
   const headerWords = isCode ? nonVerbs : allWords
-  const variants: Slot[][] = [headerWords.map(slotOf)]
+  const variants: Slot[][] = [headerWords.map((word) => slotOf(word, !isCode))]
   if (headerWords.some((word) => ABBREVIATIONS[word] !== undefined)) {
     const expanded = headerWords.flatMap((word) => {
       const expansion = ABBREVIATIONS[word]
       return expansion ? words(expansion).filter((w) => !FILLERS.has(w)) : [word]
     })
-    variants.push(expanded.map(slotOf))
+    variants.push(expanded.map((word) => slotOf(word, !isCode)))
   }
   // `FG3_PCT` and `fg3pct` as one word too
   const compact = headerWords.join('')
