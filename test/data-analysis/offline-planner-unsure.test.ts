@@ -71,11 +71,12 @@ beforeAll(async () => {
     [
       ['What is your gender?', 'text'],
       ['How many languages do you speak?', 'integer'],
+      ['report_delay_days', 'integer'],
     ],
     [
-      ['F', 2],
-      ['M', 1],
-      ['F', 2],
+      ['F', 2, 5],
+      ['M', 1, 7],
+      ['F', 2, 9],
     ],
   )
   const planner = createOfflinePlanner()
@@ -214,5 +215,14 @@ describe('a survey question as a header', () => {
   it('is named by the words that say what it holds', async () => {
     const outcome = await askPoll('What is the most common number of languages spoken?')
     expect(outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason).toContain('"How many languages do you speak?"')
+  })
+})
+
+describe("the question's opening word", () => {
+  it('is its instruction, not part of a header', async () => {
+    const outcome = await askPoll('Report the 2 lowest numbers of languages spoken.')
+    const said = outcome.kind === 'plan' ? outcome.plan.sql : outcome.reason
+    expect(said).toContain('"How many languages do you speak?"')
+    expect(said).not.toContain('report_delay_days')
   })
 })

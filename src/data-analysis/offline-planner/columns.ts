@@ -165,6 +165,8 @@ export function findColumnMentions(
           if (blocked.has(start) || FILLERS.has(tokens[start]?.text ?? '')) continue
           const span = spanAt(tokens, start, variant, blocked, soleGeneric)
           if (!span) continue
+          // "List the …", "Report the …": the opening word is the instruction, not part of `listing_url`
+          if (start === 0 && span.end === 0 && span.coverage < 1) continue
           const mention = { table, column, ...span }
           if (!best || score(mention) > score(best)) best = mention
         }
