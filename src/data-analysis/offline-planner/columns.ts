@@ -1,6 +1,12 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
 import { abbreviates, SHORTEST_ALONE } from './header-abbreviations.js'
-import { ABBREVIATIONS, FLAG_HEADER_VERBS, FRENCH_GLOSSARY, LONGEST_CODE_HEADER } from './lexicon/headers.js'
+import {
+  ABBREVIATIONS,
+  ASKING_HEADER_WORDS,
+  FLAG_HEADER_VERBS,
+  FRENCH_GLOSSARY,
+  LONGEST_CODE_HEADER,
+} from './lexicon/headers.js'
 import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
 import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
 
@@ -17,6 +23,8 @@ export interface ColumnMention {
   readonly coverage: number
   /** Other columns the same words name almost as well (a numeric one may be wanted instead). */
   readonly alternatives?: readonly ColumnSchema[]
+  /** The alternatives these words name less well than this column (a stand-in, not a rival). */
+  readonly weaker?: readonly ColumnSchema[]
   /** Columns of the same table the same words name exactly as well: the planner cannot choose. */
   readonly ties?: readonly ColumnSchema[]
 }
@@ -29,8 +37,10 @@ interface Slot {
 
 const profileCache = new WeakMap<ColumnSchema, Slot[][]>()
 
-function slotOf(word: string): Slot {
-  return { word, stems: new Set(stemsOf(word)), generic: GENERIC_WORDS.has(word) }
+function slotOf(word: string, sentence = false): Slot {
+  // a survey question's asking words ("What is your …") say nothing of what the column holds
+  const asking = sentence && ASKING_HEADER_WORDS.has(word)
+  return { word, stems: new Set(stemsOf(word)), generic: GENERIC_WORDS.has(word) || asking }
 }
 
 /** The ways a header can be said: its own words, then with abbreviations spelled out. */
@@ -40,17 +50,17 @@ export function columnVariants(column: ColumnSchema): Slot[][] {
   const said = words(splitHeader(column.name))
   const allWords = said.filter((word) => !FILLERS.has(word))
   // `is_featured`, `seller_is_verified`: a code's verb is no word of the question's ("what is …");
-  // a header that is a sentence ("What is your age?") keeps its words
+  // a header that is a sentence ("What is your age?") keeps its words, its asking words weak
   const nonVerbs = allWords.filter((word) => !FLAG_HEADER_VERBS.has(word))
   const isCode = said.length <= LONGEST_CODE_HEADER && nonVerbs.length > 0
   const headerWords = isCode ? nonVerbs : allWords
-  const variants: Slot[][] = [headerWords.map(slotOf)]
+  const variants: Slot[][] = [headerWords.map((word) => slotOf(word, !isCode))]
   if (headerWords.some((word) => ABBREVIATIONS[word] !== undefined)) {
     const expanded = headerWords.flatMap((word) => {
       const expansion = ABBREVIATIONS[word]
       return expansion ? words(expansion).filter((w) => !FILLERS.has(w)) : [word]
     })
-    variants.push(expanded.map(slotOf))
+    variants.push(expanded.map((word) => slotOf(word, !isCode)))
   }
   // `FG3_PCT` and `fg3pct` as one word too
   const compact = headerWords.join('')
@@ -155,6 +165,8 @@ export function findColumnMentions(
           if (blocked.has(start) || FILLERS.has(tokens[start]?.text ?? '')) continue
           const span = spanAt(tokens, start, variant, blocked, soleGeneric)
           if (!span) continue
+          // "List the …", "Report the …": the opening word is the instruction, not part of `listing_url`
+          if (start === 0 && span.end === 0 && span.coverage < 1) continue
           const mention = { table, column, ...span }
           if (!best || score(mention) > score(best)) best = mention
         }
@@ -174,14 +186,14 @@ export function findColumnMentions(
     // a partial mention (one word of a long header) needs that word to point at this column alone
     if (candidate.coverage < 0.5 && rivals.length > 0) continue
     for (let i = candidate.start; i <= candidate.end; i++) taken.add(i)
-    const alternatives = rivals
-      .filter((other) => other.table === candidate.table && other.coverage >= 0.5)
-      .map((other) => other.column)
+    const alternativeMentions = rivals.filter((other) => other.table === candidate.table && other.coverage >= 0.5)
+    const alternatives = alternativeMentions.map((other) => other.column)
+    const weaker = alternativeMentions.filter((other) => score(other) < score(candidate)).map((other) => other.column)
     const sameWords = (other: ColumnMention) => other.start === candidate.start && other.end === candidate.end
     const ties = rivals
       .filter((other) => other.table === candidate.table && sameWords(other) && score(other) === score(candidate))
       .map((other) => other.column)
-    const withAlternatives = alternatives.length > 0 ? { ...candidate, alternatives } : candidate
+    const withAlternatives = alternatives.length > 0 ? { ...candidate, alternatives, weaker } : candidate
     accepted.push(ties.length > 0 ? { ...withAlternatives, ties } : withAlternatives)
   }
   return accepted.sort((a, b) => a.start - b.start)

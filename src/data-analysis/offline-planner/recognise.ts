@@ -1,7 +1,10 @@
 import type { ResultType, TableSchema } from '../types.js'
+import { columnlessPlan } from './columnless-plan.js'
+import { qualifierReadForHead } from './compound-head.js'
 import { slotsNameStatistics } from './cues/slots.js'
 import type { Cues } from './cues/types.js'
 import { ground } from './grounding/index.js'
+import { guessedEntity } from './guessed-entity.js'
 import {
   ASKING_VERBS,
   ASKS_NAME_OPENERS,
@@ -10,9 +13,14 @@ import {
   FRENCH_WHICH_VERBS,
   NAME_NOUNS,
 } from './lexicon/question-forms.js'
+import { numericStandIn } from './numeric-stand-in.js'
+import { rankDirection } from './rank-direction.js'
 import { declined, isDeclined, type Recognition } from './recognition.js'
 import { SHAPES } from './shapes/index.js'
+import { tiedColumns } from './tied-columns.js'
 import { tiedIdentifierAnswer } from './tied-identifier.js'
+import { tiedValue } from './tied-values.js'
+import { unreadName } from './unread-name.js'
 import { unreadNegation } from './unread-negation.js'
 import { wordMapping } from './word-mapping.js'
 
@@ -28,7 +36,16 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
     if (recognition?.kind === 'intent') {
       // what the plan would leave out of the question: decline instead (docs/data-analysis.md, "When it declines")
       const unsure =
-        tiedIdentifierAnswer(grounding, recognition.intent) ?? unreadNegation(grounding, recognition.intent)
+        tiedIdentifierAnswer(grounding, recognition.intent) ??
+        unreadNegation(grounding, recognition.intent) ??
+        tiedColumns(grounding, recognition.intent) ??
+        qualifierReadForHead(grounding, recognition.intent) ??
+        unreadName(grounding, recognition.intent) ??
+        columnlessPlan(grounding, recognition.intent) ??
+        numericStandIn(grounding, recognition.intent) ??
+        guessedEntity(grounding, recognition.intent) ??
+        tiedValue(grounding, recognition.intent) ??
+        rankDirection(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }

@@ -21,6 +21,10 @@ export interface Token {
   readonly percent: boolean
   /** Written with a capital letter and not at the start of the question (a proper noun, likely). */
   readonly capitalized: boolean
+  /** Written in capitals only (`GDP`, `USA`), an acronym: a name, a measure or the dataset's. */
+  readonly acronym?: boolean
+  /** The first word after a full stop, a question or exclamation mark or a colon ("… ? Answer True or False"). */
+  readonly sentenceStart?: boolean
 }
 
 const stemmers: Record<string, Stemmer> = {
@@ -75,11 +79,16 @@ export function stemsOf(word: string): string[] {
 /** The question as tokens (numbers parsed, "per cent" folded into the number before it). */
 export function tokenise(text: string): Token[] {
   const raw = words(text)
-  const original = Array.from(unaccented(text).matchAll(TOKEN), (match) => match[0])
+  const matches = Array.from(unaccented(text).matchAll(TOKEN))
+  const original = matches.map((match) => match[0])
+  const plain = unaccented(text)
   const tokens: Token[] = []
   for (let i = 0; i < raw.length; i++) {
     const word = raw[i] ?? ''
-    const capitalized = i > 0 && original.length === raw.length && /^\p{Lu}/u.test(original[i] ?? '')
+    const aligned = original.length === raw.length
+    const capitalized = i > 0 && aligned && /^\p{Lu}/u.test(original[i] ?? '')
+    const acronym = aligned && /^\p{Lu}{2,}$/u.test(original[i] ?? '')
+    const sentenceStart = i === 0 || (aligned && /[.?!:]\s*$/.test(plain.slice(0, matches[i]?.index ?? 0)))
     let number = parseNumber(word)
     if (number === null && NUMBER_WORDS[word] !== undefined && !AMBIGUOUS_NUMBER_WORDS.has(word)) {
       number = NUMBER_WORDS[word] ?? null
@@ -94,7 +103,16 @@ export function tokenise(text: string): Token[] {
       percent = true
       i += 2
     }
-    tokens.push({ index: tokens.length, text: word, stems: stemsOf(word), number, percent, capitalized })
+    tokens.push({
+      index: tokens.length,
+      text: word,
+      stems: stemsOf(word),
+      number,
+      percent,
+      capitalized,
+      acronym,
+      sentenceStart,
+    })
   }
   return tokens
 }

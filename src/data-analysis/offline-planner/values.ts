@@ -14,6 +14,8 @@ export interface ValueMention {
   readonly end: number
   /** Matched by its first words only. */
   readonly partial?: boolean
+  /** Other columns of the table holding the same value, none of them named: the planner cannot choose. */
+  readonly ties?: readonly ColumnSchema[]
 }
 
 /** `[Hacendado, Mercadona]` → its items; any other cell → null. */
@@ -150,7 +152,22 @@ export function findValueMentions(
     for (let i = mention.start; i <= mention.end; i++) if (taken.has(i)) overlaps = true
     if (overlaps) continue
     for (let i = mention.start; i <= mention.end; i++) taken.add(i)
-    accepted.push(mention)
+    // "often" answered in several survey columns: the fewest distinct values is no reason to pick one
+    const ties = found
+      .filter(
+        (other) =>
+          other.table === mention.table &&
+          other.column !== mention.column &&
+          other.start === mention.start &&
+          other.end === mention.end &&
+          !other.partial &&
+          !mention.partial &&
+          fold(other.value) === fold(mention.value) &&
+          !preferredColumns.has(other.column) &&
+          !preferredColumns.has(mention.column),
+      )
+      .map((other) => other.column)
+    accepted.push(ties.length > 0 ? { ...mention, ties } : mention)
   }
   return accepted.sort((a, b) => a.start - b.start)
 }

@@ -112,6 +112,46 @@ export const FRENCH_GLOSSARY: Readonly<Record<string, string>> = {
 
 /** The verb before a yes/no header's subject (`is_featured`, `has_garage`): not said in questions. */
 export const FLAG_HEADER_VERBS = new Set(['is', 'has', 'have', 'was', 'est'])
+/**
+ * The asking words of a header that is a survey's question ("What is your age?"): they say how
+ * it was asked, not what it holds, so they name it only beside a word that does ("What is the
+ * most common number of languages" is no answer to "What is your gender?").
+ */
+export const ASKING_HEADER_WORDS = new Set([
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'where',
+  'when',
+  'why',
+  'how',
+  'is',
+  'are',
+  'was',
+  'were',
+  'do',
+  'does',
+  'did',
+  'have',
+  'has',
+  'had',
+  'you',
+  'your',
+  'yours',
+  'i',
+  'my',
+  'me',
+  'we',
+  'our',
+  'us',
+  'can',
+  'could',
+  'would',
+  'should',
+  'will',
+])
 /** Headers of more words are sentences (a survey's question), not codes (`host_is_superhost`, `sp_defense`). */
 export const LONGEST_CODE_HEADER = 3
 
