@@ -1,6 +1,6 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
 import { quoteIdentifier } from '../types.js'
-import { columnNamed } from './derived-column.js'
+import { columnNamed } from './named-column.js'
 
 /**
  * A text column the question says to convert to numbers ("convert the SCOREMARGIN data into

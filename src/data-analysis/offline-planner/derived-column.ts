@@ -3,6 +3,7 @@ import type { ColumnSchema, TableSchema } from '../types.js'
 import { quoteIdentifier } from '../types.js'
 import { isNumeric } from './columns.js'
 import { formulaOf } from './derived-formula.js'
+import { columnNamed } from './named-column.js'
 
 /**
  * A column the question defines from others before asking about it ("Create a new feature called
@@ -28,23 +29,6 @@ const DEFINITIONS: ReadonlyArray<{ pattern: RegExp; operation: Operation; revers
   { pattern: /\bdifference\s+between\s+(.+?)\s+and\s+(.+?)\s*(?:[.;]|$)/iu, operation: '-' },
   { pattern: /\bsum\s+of\s+(.+?)\s*(?:[.;]|$)/iu, operation: '+' },
 ]
-
-/** "the ApplicantIncome column", `'Close' prices`, "the weight for each vehicle" → the column of that exact name. */
-export function columnNamed(phrase: string, columns: readonly ColumnSchema[]): ColumnSchema | null {
-  // A quoted name is the name, whatever words are around it.
-  const quoted = /["'“‘`]([^"'”’`]+)["'”’`]/u.exec(phrase)?.[1]
-  const bare = (
-    quoted ??
-    phrase
-      .trim()
-      .replace(/^(?:the|a|an)\s+/i, '')
-      .replace(/(?:\s+(?:columns?|values?|for\s+each\s+\S+))+$/i, '')
-      .replace(/^columns?\s+/i, '')
-  )
-    .trim()
-    .toLowerCase()
-  return columns.find((column) => column.name.toLowerCase() === bare) ?? null
-}
 
 /** The operands of an addition: `A and B`, `A, B and C`, `A, B, and C`. */
 function addends(phrase: string): string[] {

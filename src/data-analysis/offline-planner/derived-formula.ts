@@ -2,7 +2,7 @@ import { escapeRegex } from '../../lib/regex.js'
 import type { ColumnSchema } from '../types.js'
 import { quoteIdentifier } from '../types.js'
 import { isNumeric } from './columns.js'
-import { columnNamed } from './derived-column.js'
+import { columnNamed } from './named-column.js'
 
 /**
  * A new column's formula as the question writes it ("Volatility = (High Price - Low Price) / Open

@@ -1,7 +1,7 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
 import { quoteIdentifier } from '../types.js'
 import { isNumeric } from './columns.js'
-import { columnNamed } from './derived-column.js'
+import { columnNamed } from './named-column.js'
 
 /**
  * Missing values the question fills before asking ("Replace missing values in LoanAmount with the
