@@ -13,8 +13,8 @@ import { intentColumns } from '../../src/data-analysis/offline-planner/intent-co
 import { recognise } from '../../src/data-analysis/offline-planner/recognise.js'
 import type { TableSchema } from '../../src/data-analysis/types.js'
 import { round, table } from '../support/report.js'
-import { splitOf } from '../support/split.js'
 import { type Bench, load, type Results, runBench } from '../support/run-bench.js'
+import { splitOf } from '../support/split.js'
 import { parseColumnsUsed } from './columns-used.js'
 import {
   readSchemas,
