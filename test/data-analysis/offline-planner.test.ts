@@ -32,6 +32,8 @@ describe.each([
   ['en', 'List the top 2 cities by total amount', 'list[category]', ['Paris', 'Lille']],
   ['fr', 'Donne les 2 villes avec le montant total le plus élevé', 'list[category]', ['Paris', 'Lille']],
   ['en', 'How many orders have an amount greater than 100?', 'number', [5]],
+  // "equal to or greater than", not "greater than" at its end.
+  ['en', 'How many orders have an amount equal to or greater than 210?', 'number', [2]],
   ['fr', 'Combien de commandes ont un montant supérieur à 100 ?', 'number', [5]],
   ['en', 'How many orders have a quantity between 2 and 5?', 'number', [5]],
   ['fr', 'Combien de commandes ont une quantité entre 2 et 5 ?', 'number', [5]],

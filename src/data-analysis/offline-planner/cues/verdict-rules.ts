@@ -1,6 +1,7 @@
 import { escapeRegex } from '../../../lib/regex.js'
 import type { VerdictCase, VerdictCondition } from '../../types.js'
 import { coversEveryValue } from '../../verdict-cases.js'
+import { COMPARATORS as COMPARATOR_PHRASES } from '../lexicon/comparisons.js'
 
 /**
  * The rules a question states for a verdict's answers (docs/data-analysis.md, "Tests"): "Consider
@@ -32,12 +33,19 @@ const QUANTITIES: ReadonlyArray<readonly [VerdictCondition['quantity'], RegExp]>
   ['p', /\bp[-\s]?values?\b|\bp\b/i],
   ['r', /\br(?:[-\s]value)?\b|\bcorrelation coefficient\b|\bcoefficient\b/i],
 ]
-/** Longest first: "greater than or equal to" before "greater than". */
+const INEQUALITIES: ReadonlySet<string> = new Set(['<', '<=', '>', '>='])
+/**
+ * The planner's comparator phrases (lexicon/comparisons.ts) that compare a test value, longest
+ * first ("greater than or equal to" before "greater than"), then the symbols.
+ */
 const COMPARATORS: ReadonlyArray<readonly [VerdictCondition['op'], RegExp]> = [
-  ['>=', /\b(?:greater than or equal to|equal to or greater than|at least|no less than|not less than)\b|>=|≥/i],
-  ['<=', /\b(?:less than or equal to|equal to or less than|at most|no more than|not greater than)\b|<=|≤/i],
-  ['>', /\b(?:greater than|more than|higher than|larger than|above|exceeds?)\b|>/i],
-  ['<', /\b(?:less than|lower than|smaller than|below|under)\b|</i],
+  ...COMPARATOR_PHRASES.filter(([, op]) => INEQUALITIES.has(op))
+    .sort((a, b) => b[0].length - a[0].length)
+    .map(([phrase, op]) => [op as VerdictCondition['op'], new RegExp(`\\b${escapeRegex(phrase)}\\b`, 'i')] as const),
+  ['>=', />=|≥/],
+  ['<=', /<=|≤/],
+  ['>', />/],
+  ['<', /</],
 ]
 const NEGATIVE = /\b(?:no|not|non|none)\b/i
 
