@@ -1,18 +1,16 @@
 import type { Grounding } from './grounding/grounding.js'
 import type { Intent } from './intent.js'
 import { intentColumns } from './intent-columns.js'
+import { WHOLE_TABLE_WORDS } from './lexicon/statistics.js'
 import { FILLERS, GENERIC_WORDS } from './lexicon/vague-words.js'
 import { type Declined, declined } from './recognition.js'
 import { isRead, isStopWord, tableNameWords } from './unread-words.js'
 
 /** Words that name the table or its rows themselves ("in the dataset", "how many records"), English and French, folded. */
 const TABLE_WORDS = new Set([
-  'dataset',
+  ...WHOLE_TABLE_WORDS,
   'datasets',
-  'data',
-  'table',
   'tables',
-  'file',
   'row',
   'rows',
   'record',
@@ -26,11 +24,7 @@ const TABLE_WORDS = new Set([
   'different',
   'distinct',
   'exactly',
-  'overall',
-  'fichier',
-  'tableau',
   'donnees',
-  'jeu',
   'ligne',
   'lignes',
   'enregistrement',
