@@ -6,7 +6,7 @@ import { mentions } from '../text/names.js'
 import { termsAndPairs } from '../text/pairs.js'
 import { periodWords } from '../text/periods/period-words.js'
 import type { Candidate } from './extractive/candidate.js'
-import { bestCandidates, spreadCandidates } from './extractive/choose.js'
+import { bestCandidates, spreadCandidates, withFigureSources } from './extractive/choose.js'
 import { contextText } from './extractive/context-text.js'
 import { eligibleSources } from './extractive/eligible-sources.js'
 import { EXTRACTIVE_DEFAULTS, type ExtractiveOptions } from './extractive/options.js'
@@ -245,9 +245,9 @@ export class ExtractiveAnswerer implements Answerer {
     })
     candidates.sort((a, b) => b.score - a.score || a.source - b.source)
     if (candidates.length === 0) return []
-    return (
+    const chosen =
       spreadCandidates(candidates, sources, input.span, this.options.maxSpread) ??
       bestCandidates(candidates, this.options)
-    )
+    return withFigureSources(chosen, sources, passages)
   }
 }

@@ -113,6 +113,27 @@ describe('extractive answerer: tables, spans and honesty', () => {
     expect(answer.cited).toEqual([0, 1])
   })
 
+  it("cites the other pages of a quoted passage's document that state its figure", async () => {
+    const mdna = 'Revenue was $24,371 million in the quarter ended July 29, 2023, up from the prior year.'
+    const statement = [
+      'Consolidated statements of operations (In millions)',
+      '| Three Months Ended July 29, 2023',
+      'Total net sales | 24,371',
+    ].join('\n')
+    const yearOnly = 'The plan was adopted in 2023 by the board.'
+    const sources = [
+      chunk('q2', mdna),
+      chunk('other', statement, { table: true }),
+      chunk('q2', statement, { table: true }),
+      chunk('q2', yearOnly),
+    ]
+    const answer = await answerer.answer(ask('What was the revenue in the quarter?', sources))
+    // The statement names it otherwise, but writes the same amount: the reader sees both pages.
+    expect(answer.text).toContain('up from the prior year. [1][3]')
+    // Not another document's page that happens to hold the number, nor a page that shares the year.
+    expect(answer.cited).toEqual([0, 2])
+  })
+
   it('weighs only the question words some source has, so instructions no filing repeats do not sink it', async () => {
     const question =
       'What were the iPhone net sales of the quarter? Answer by relying primarily on the figures presented ' +

@@ -2,6 +2,7 @@ import type { DocumentSpan } from '../../retrieval/context/span.js'
 import type { RetrievedChunk } from '../../retrieval/types.js'
 import type { Candidate } from './candidate.js'
 import type { ExtractiveOptions } from './options.js'
+import type { Passage } from './passages.js'
 
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0
@@ -48,6 +49,40 @@ export function bestCandidates(candidates: readonly Candidate[], options: Extrac
       twin.alsoIn.push(source)
   }
   return chosen.map(({ candidate, alsoIn }) => (alsoIn.length > 0 ? { ...candidate, alsoIn } : candidate))
+}
+
+/** A number that names one figure of a document: three significant digits or more, not a year or a round count. */
+const FIGURE = /^(?=(?:\D*\d){3})\d+(?:\.\d+)?$/
+const YEAR_OR_ROUND = /^(?:19\d\d|20\d\d|\d0+)$/
+
+function figuresOf(terms: ReadonlySet<string>): string[] {
+  return [...terms].filter((term) => FIGURE.test(term) && !YEAR_OR_ROUND.test(term))
+}
+
+/**
+ * The quoted passages, each also citing (up to MAX_ALSO_IN in all) the other sources of its
+ * document that state one of its figures: a 10-K gives a quarter's net sales in its MD&A and again
+ * in its statements, and the reader should see both pages. Only figures that name one amount count
+ * (`24371`, `3.75`): a year or a round `100` is in every filing.
+ */
+export function withFigureSources(
+  picked: readonly Candidate[],
+  sources: readonly RetrievedChunk[],
+  passages: readonly (readonly Passage[])[],
+): Candidate[] {
+  return picked.map((candidate) => {
+    const figures = figuresOf(candidate.passage.terms)
+    const alsoIn = [...(candidate.alsoIn ?? [])]
+    if (figures.length === 0 || alsoIn.length >= MAX_ALSO_IN) return candidate
+    const documentId = sources[candidate.source]?.documentId
+    sources.forEach((source, index) => {
+      if (alsoIn.length >= MAX_ALSO_IN || index === candidate.source || alsoIn.includes(index)) return
+      if (source.documentId !== documentId) return
+      const states = (passages[index] ?? []).some((passage) => figures.some((figure) => passage.terms.has(figure)))
+      if (states) alsoIn.push(index)
+    })
+    return alsoIn.length > (candidate.alsoIn?.length ?? 0) ? { ...candidate, alsoIn } : candidate
+  })
 }
 
 /**
