@@ -51,8 +51,11 @@ export function bestCandidates(candidates: readonly Candidate[], options: Extrac
   return chosen.map(({ candidate, alsoIn }) => (alsoIn.length > 0 ? { ...candidate, alsoIn } : candidate))
 }
 
-/** A number that names one figure of a document: three significant digits or more, not a year or a round count. */
-const FIGURE = /^(?=(?:\D*\d){3})\d+(?:\.\d+)?$/
+/**
+ * A number that names one amount of a document: four digits or more (`24371`, `1234.5`), not a year
+ * or a round count. Shorter ones (`14.8`, `3.75`) recur by chance among a filing's hundreds of pages.
+ */
+const FIGURE = /^(?=(?:\D*\d){4})\d+(?:\.\d+)?$/
 const YEAR_OR_ROUND = /^(?:19\d\d|20\d\d|\d0+)$/
 
 function figuresOf(terms: ReadonlySet<string>): string[] {
@@ -63,7 +66,7 @@ function figuresOf(terms: ReadonlySet<string>): string[] {
  * The quoted passages, each also citing (up to MAX_ALSO_IN in all) the other sources of its
  * document that state one of its figures: a 10-K gives a quarter's net sales in its MD&A and again
  * in its statements, and the reader should see both pages. Only figures that name one amount count
- * (`24371`, `3.75`): a year or a round `100` is in every filing.
+ * (FIGURE): a year or a round `1000` is in every filing.
  */
 export function withFigureSources(
   picked: readonly Candidate[],
