@@ -239,6 +239,34 @@ describe('extractive answerer: tables, spans and honesty', () => {
     expect(answer.text).toContain('- Globex Inc., quarter ended December 31, 2022: Net sales by category')
   })
 
+  it('quotes the same row in every document of a trend, even where another ranks first in one', async () => {
+    const cards = {
+      q1: card('Globex Inc.', 'quarter ended April 1, 2023', '2023-04-01'),
+      q2: card('Globex Inc.', 'quarter ended July 1, 2023', '2023-07-01'),
+    }
+    const changes = [
+      'Net sales changes over the reported quarters (In millions)',
+      '| Three Months Ended July 1, 2023',
+      'Quarters with changed net sales reported | 3',
+    ].join('\n')
+    const sources = [
+      chunk('q2', changes, { table: true, card: cards.q2, usageScore: 1 }),
+      chunk('q2', INCOME('July 1, 2023', '39,669', '6,840'), { table: true, card: cards.q2, usageScore: 0.7 }),
+      chunk('q1', INCOME('April 1, 2023', '51,334', '7,168'), { table: true, card: cards.q1, usageScore: 0.7 }),
+    ]
+    const question = "How have Globex's total net sales changed over the reported quarters?"
+    const span: DocumentSpan = {
+      ...EMPTY_SPAN,
+      documents: ['q1', 'q2'],
+      spread: true,
+      subjects: [{ name: questionNames(question, 'en')[0] as never, documents: ['q1', 'q2'] }],
+    }
+    const answer = await answerer.answer(ask(question, sources, span))
+    // Both quarters by the line they share, not the later one by a row only it has.
+    expect(answer.text.match(/Total net sales \| 81,797/g)).toHaveLength(2)
+    expect(answer.text).not.toContain('Quarters with changed net sales reported')
+  })
+
   it("prefers the passage that says the question's words together", async () => {
     const balance = [
       'Globex Corporation Consolidated Balance Sheets (in millions)',

@@ -88,9 +88,50 @@ export function withFigureSources(
   })
 }
 
+/** A row's label, its first cell folded (`total net sales`); undefined for a sentence. */
+function rowLabel(candidate: Candidate): string | undefined {
+  if (candidate.passage.head === '') return undefined
+  const label = candidate.passage.text.split('|')[0]?.trim().toLowerCase()
+  return label === '' ? undefined : label
+}
+
+/**
+ * The row label most of the documents can quote, each by a candidate at least half as good as its
+ * own best: a trend reads one line item across the periods. Undefined when no label is shared by
+ * two documents.
+ */
+function sharedLabel(perDocument: readonly (readonly Candidate[])[]): string | undefined {
+  const votes = new Map<string, { documents: number; score: number }>()
+  for (const candidates of perDocument) {
+    const best = candidates[0]
+    if (!best) continue
+    const labels = new Map<string, number>()
+    for (const candidate of candidates) {
+      const label = rowLabel(candidate)
+      if (label !== undefined && candidate.score >= best.score * 0.5 && !labels.has(label))
+        labels.set(label, candidate.score)
+    }
+    for (const [label, score] of labels) {
+      const vote = votes.get(label) ?? { documents: 0, score: 0 }
+      votes.set(label, { documents: vote.documents + 1, score: vote.score + score })
+    }
+  }
+  let chosen: string | undefined
+  let top = { documents: 1, score: 0 }
+  for (const [label, vote] of votes) {
+    if (vote.documents > top.documents || (vote.documents === top.documents && vote.score > top.score)) {
+      chosen = label
+      top = vote
+    }
+  }
+  return chosen
+}
+
 /**
  * One passage per document of a span over several documents, in the span's order; undefined when
  * the question spans one document, or fewer than two of its documents have a passage to quote.
+ * Where most documents can quote the same row (`Total net sales`), each that can quotes it, so the
+ * periods are compared line for line rather than each by whatever row ranked first in it.
  */
 export function spreadCandidates(
   candidates: readonly Candidate[],
@@ -99,11 +140,15 @@ export function spreadCandidates(
   maxSpread: number,
 ): Candidate[] | undefined {
   if (!span?.spread) return undefined
-  const chosen: Candidate[] = []
-  for (const documentId of span.documents) {
-    const best = candidates.find((candidate) => sources[candidate.source]?.documentId === documentId)
-    if (best) chosen.push(best)
-    if (chosen.length === maxSpread) break
-  }
-  return chosen.length >= 2 ? chosen : undefined
+  const perDocument = span.documents
+    .map((documentId) => candidates.filter((candidate) => sources[candidate.source]?.documentId === documentId))
+    .filter((list) => list.length > 0)
+    .slice(0, maxSpread)
+  if (perDocument.length < 2) return undefined
+  const label = sharedLabel(perDocument)
+  return perDocument.map((list) => {
+    const best = list[0] as Candidate
+    const same = label === undefined ? undefined : list.find((candidate) => rowLabel(candidate) === label)
+    return same && same.score >= best.score * 0.5 ? same : best
+  })
 }
