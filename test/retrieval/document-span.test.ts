@@ -71,6 +71,29 @@ describe('document span', () => {
     expect(one.spread).toBe(false)
   })
 
+  it('reads one subject with no period said in its latest documents first', () => {
+    const one = span("What does Globex's research budget go to?")
+    // Its current state: the latest report first and fitting best, the older ones still searched.
+    expect(one.documents[0]).toBe('g3')
+    expect([...one.periodScores]).toEqual([['g3', 1]])
+    // A document without a period is not older than the others.
+    const undated = new DocumentContextIndex([
+      report('g2', GLOBEX, quarter('2023-04-01', '2023-01-01', 2, 2023)),
+      report('g3', GLOBEX, quarter('2023-07-01', '2023-04-02', 3, 2023)),
+      {
+        ...report('policy', GLOBEX, quarter('2023-07-01', '2023-04-02', 3, 2023)),
+        card: { title: null, subjects: GLOBEX, period: null, kind: 'policy' },
+      },
+    ])
+    const scores = documentSpan(undated, "What does Globex's research budget go to?", 'en', null).periodScores
+    expect(new Map(scores)).toEqual(
+      new Map([
+        ['g3', 1],
+        ['policy', 1],
+      ]),
+    )
+  })
+
   it('finds a subject by its ticker and a period named outright', () => {
     expect(span('INTK revenue in Q2 2023').documents).toEqual(['i2'])
     // Without a subject, the period chooses among all documents: quarters ending within days of it.

@@ -22,7 +22,10 @@ export interface DocumentSpan {
    * (`each quarter`, `over the last three years`, `from 2021 to 2023`). Answers then quote each.
    */
   readonly spread: boolean
-  /** How well each candidate document's period fits the question's periods (only when it names one). */
+  /**
+   * How well each candidate document's period fits the question's periods; when it names none, about
+   * one subject with documents of several periods, 1 for its latest (and undated) documents.
+   */
   readonly periodScores: ReadonlyMap<string, number>
   /** Names matched to documents, in question order. */
   readonly subjects: readonly NamedSubject[]
@@ -117,7 +120,13 @@ export function documentSpan(
     if (periods.length === 0) {
       // Subjects compared with no period said: each one's latest document, not all of their history.
       if (comparison) chosen.push(...latestOf(context, group))
-      else if (subjects.length > 0) chosen.push(...group)
+      else if (subjects.length > 0) {
+        // One subject with no period said: its latest documents first, as people mean its current
+        // state; its documents without a period are not older for it.
+        const current = new Set([...latestOf(context, group), ...group.filter((id) => !context.period(id))])
+        if (current.size < group.length) for (const id of current) periodScores.set(id, 1)
+        chosen.push(...current, ...group.filter((id) => !current.has(id)))
+      }
       continue
     }
     const scores = matchPeriods(
