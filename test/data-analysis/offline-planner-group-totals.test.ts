@@ -81,3 +81,16 @@ describe('a repeated name ranked by a column the question does not total', () =>
     expect(reasonOf(outcome)).toContain('sum(')
   })
 })
+
+describe('a group ranked by an aggregate of a word no column takes', () => {
+  it('declines rather than rank the groups by their number of rows', async () => {
+    const outcome = await ask('Which team has the lowest average height?')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('ranks by "height"')
+    expect(reasonOf(await ask('Which team had the highest maximum salary?'))).toContain('ranks by "salary"')
+  })
+
+  it('ranks by the aggregate of a column it names', async () => {
+    expect(await run('Which team has the highest average rebounds?')).toEqual(['BOS'])
+  })
+})
