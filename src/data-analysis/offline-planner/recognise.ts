@@ -23,6 +23,7 @@ import { tiedValue } from './tied-values.js'
 import { unaskedTotal } from './unasked-total.js'
 import { unreadName } from './unread-name.js'
 import { unreadNegation } from './unread-negation.js'
+import { unreadRankedThing } from './unread-ranked-thing.js'
 import { wordMapping } from './word-mapping.js'
 
 /**
@@ -47,7 +48,8 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         guessedEntity(grounding, recognition.intent) ??
         tiedValue(grounding, recognition.intent) ??
         rankDirection(grounding, recognition.intent) ??
-        unaskedTotal(grounding, recognition.intent)
+        unaskedTotal(grounding, recognition.intent) ??
+        unreadRankedThing(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }

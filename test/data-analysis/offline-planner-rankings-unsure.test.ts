@@ -5,7 +5,8 @@ import type { PlanOutcome } from '../../src/data-analysis/types.js'
 import { createTable } from './offline-planner-support.js'
 
 /**
- * Issue 24, precision: a group total the question does not ask for. seasons.csv holds one row
+ * Issue 24, precision in rankings: a group total the question does not ask for, a measure or
+ * ranked things no column was read for. seasons.csv holds one row
  * per player and season: 14 players over two seasons (a name repeated on several rows), in 3
  * teams (a few values shared by many rows). Ada has the best single season, Bo the best total.
  */
@@ -53,7 +54,9 @@ beforeAll(async () => {
   run = async (question) => {
     const outcome = await ask(question)
     if (outcome.kind !== 'plan') throw new Error(`declined: ${outcome.reason}`)
-    return (await connection.runAndReadAll(outcome.plan.sql)).getRowsJS().map(([value]) => value)
+    return (await connection.runAndReadAll(outcome.plan.sql))
+      .getRowsJS()
+      .map(([value]) => (typeof value === 'bigint' ? Number(value) : value))
   }
 })
 
@@ -92,5 +95,20 @@ describe('a group ranked by an aggregate of a word no column takes', () => {
 
   it('ranks by the aggregate of a column it names', async () => {
     expect(await run('Which team has the highest average rebounds?')).toEqual(['BOS'])
+  })
+})
+
+describe('things ranked by a measure, when no column was read for the things', () => {
+  it('declines rather than list the measure’s highest values', async () => {
+    const outcome = await ask('List the top 3 athletes with the most rebounds.')
+    expect(outcome.kind).toBe('declined')
+    expect(reasonOf(outcome)).toContain('asks for "athletes" ranked by "rebounds"')
+    expect(reasonOf(await ask('What athlete has the highest rebounds?'))).toContain('"athlete"')
+    expect(reasonOf(await ask('What are the bottom 2 athletes in terms of rebounds?'))).toContain('"athletes"')
+  })
+
+  it('lists the highest values when the question asks for them', async () => {
+    expect(await run('What are the 3 highest rebounds?')).toEqual([900, 600, 600])
+    expect(await run('What is the maximum rebounds someone has had?')).toEqual([900])
   })
 })
