@@ -102,6 +102,30 @@ function comparedCount(g: Grounding): Recognition | null {
   )
 }
 
+/**
+ * "Is the person with the highest net worth self-made?", "Does the heaviest lift come from a
+ * woman?": the row the superlative ranks first, checked against the last condition; conditions
+ * said before it choose the rows ranked. Checking whether any row meets the condition would
+ * answer "is anyone self-made?".
+ */
+function topRow(g: Grounding): Recognition | null {
+  const { superlative, filters } = g
+  if (!superlative || superlative.mode || filters.length === 0 || g.cues.negated) return null
+  const condition = filters[filters.length - 1] as Filter
+  const order = orderColumn(g, new Set([condition.column]))
+  if (!order) return null
+  return {
+    kind: 'intent',
+    intent: {
+      table: g.table,
+      filters: filters.slice(0, -1),
+      shape: { kind: 'scalar', fn: 'count', column: null },
+      check: { kind: 'top', order, direction: superlative.direction, condition: [condition] },
+      resultType: 'boolean',
+    },
+  }
+}
+
 /** "Is there an order from Paris?", "Are there no late orders?" */
 function exists(g: Grounding): Recognition {
   if (g.filters.length === 0) {
@@ -116,5 +140,13 @@ function exists(g: Grounding): Recognition {
 /** Yes/no questions, tried from the most specific form to plain existence. */
 export function recogniseYesNo(g: Grounding): Recognition | null {
   if (!g.cues.boolean) return null
-  return allDifferent(g) ?? everyRow(g) ?? moreThan(g) ?? comparedComputation(g) ?? comparedCount(g) ?? exists(g)
+  return (
+    allDifferent(g) ??
+    everyRow(g) ??
+    moreThan(g) ??
+    comparedComputation(g) ??
+    comparedCount(g) ??
+    topRow(g) ??
+    exists(g)
+  )
 }
