@@ -64,6 +64,17 @@ describe('a yes/no question about the row a superlative ranks first', () => {
     expect(await run('Is there a lifter from Paris?')).toBe(true)
   })
 
+  it('compares a number on that row when the question ranks by another column', async () => {
+    expect(await run('Did the lifter with the highest weight have a rank above 1?')).toBe(false)
+    expect(await run('Did the lifter with the lowest weight have a rank above 3?')).toBe(true)
+    expect(await run('Is the highest weight above 200?')).toBe(true)
+  })
+
+  it('declines a dimension adjective whose column the table lacks', async () => {
+    const outcome = await ask('Did the youngest lifter have a weight above 200?')
+    expect(outcome.kind === 'declined' ? outcome.reason : outcome.plan.explanation).toContain('ranks by "youngest"')
+  })
+
   it('declines a rank ranked by a word that judges', async () => {
     const outcome = await ask('Is the lifter with the lowest rank from Paris?')
     expect(outcome.kind).toBe('declined')
