@@ -23,6 +23,15 @@ export function entityColumn(table: TableSchema): ColumnSchema | null {
   return [...text].sort((a, b) => b.distinctCount - a.distinctCount)[0] ?? null
 }
 
+/**
+ * A column of a few values that many rows share (a team, a weight class, a month): grouping by it
+ * is what a question ranking it means. Many repeated values (player names over seasons) are
+ * rather one entity recorded on several rows.
+ */
+export function isCategory(column: ColumnSchema, table: TableSchema): boolean {
+  return column.distinctCount <= Math.max(12, table.rowCount / 20)
+}
+
 /** A 0/1 or true/false column: a yes/no flag named as a condition ("applicants with research experience"). */
 export function isFlag(column: ColumnSchema): boolean {
   if (column.type === 'boolean') return true

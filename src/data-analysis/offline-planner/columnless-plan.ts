@@ -62,7 +62,7 @@ const TABLE_VERBS = new Set([
 ])
 
 /** A word that may name something: not a stop word, a vague word, a number or punctuation. */
-function isContentWord(text: string): boolean {
+export function isContentWord(text: string): boolean {
   if (text.length < 3 || !/^\p{L}+$/u.test(text)) return false
   return (
     !FILLERS.has(text) &&

@@ -179,6 +179,19 @@ function checkWords(check: Check, core: string, intent: Intent, lang: Language):
         : fr
           ? 'vrai'
           : 'true'
+    case 'top': {
+      const cond = check.condition.map((filter) => filterWords(filter, lang)).join(fr ? ' et ' : ' and ')
+      const end = fr
+        ? check.direction === 'desc'
+          ? 'la plus grande'
+          : 'la plus petite'
+        : check.direction === 'desc'
+          ? 'highest'
+          : 'lowest'
+      return fr
+        ? `vrai si la ligne${where} où ${name(check.order)} a ${end} valeur vérifie ${cond}`
+        : `true if the row${where} with the ${end} ${name(check.order)} has ${cond}`
+    }
     case 'more': {
       const other = filtersWords(check.other, lang)
       return fr

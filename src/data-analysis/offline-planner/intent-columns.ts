@@ -55,6 +55,8 @@ export function checkColumns(check: Check | null): ColumnSchema[] {
       return present(check.column)
     case 'more':
       return filterColumns(check.other)
+    case 'top':
+      return [check.order, ...filterColumns(check.condition)]
     default:
       return unreachable(check)
   }

@@ -123,6 +123,13 @@ export type Check =
   | { readonly kind: 'all'; readonly condition: readonly Filter[] }
   /** The values of a column are all different. */
   | { readonly kind: 'unique'; readonly column: ColumnSchema | null }
+  /** The row ranked first by `order` (among the filters' rows) satisfies `condition`: "Is the oldest person a woman?" */
+  | {
+      readonly kind: 'top'
+      readonly order: ColumnSchema
+      readonly direction: Direction
+      readonly condition: readonly Filter[]
+    }
   /** More rows satisfy `filters` than `other` (op `>`), or fewer (`<`). */
   | { readonly kind: 'more'; readonly op: Comparison; readonly other: readonly Filter[] }
 

@@ -20,6 +20,7 @@ export function rankDirection(g: Grounding, intent: Intent): Declined | null {
   const word = g.tokens[sup.index]?.text ?? ''
   if (!JUDGING.has(word)) return null
   const order = (() => {
+    if (intent.check?.kind === 'top') return intent.check.order
     const s = intent.shape
     if (s.kind === 'rows') return s.order
     if (s.kind === 'group') return s.measure

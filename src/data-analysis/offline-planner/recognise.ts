@@ -20,8 +20,10 @@ import { SHAPES } from './shapes/index.js'
 import { tiedColumns } from './tied-columns.js'
 import { tiedIdentifierAnswer } from './tied-identifier.js'
 import { tiedValue } from './tied-values.js'
+import { unaskedTotal } from './unasked-total.js'
 import { unreadName } from './unread-name.js'
 import { unreadNegation } from './unread-negation.js'
+import { unreadRankedThing } from './unread-ranked-thing.js'
 import { wordMapping } from './word-mapping.js'
 
 /**
@@ -45,7 +47,9 @@ function recogniseShape(cues: Cues, tables: readonly TableSchema[]): Recognition
         numericStandIn(grounding, recognition.intent) ??
         guessedEntity(grounding, recognition.intent) ??
         tiedValue(grounding, recognition.intent) ??
-        rankDirection(grounding, recognition.intent)
+        rankDirection(grounding, recognition.intent) ??
+        unaskedTotal(grounding, recognition.intent) ??
+        unreadRankedThing(grounding, recognition.intent)
       if (unsure) return unsure
       return { ...recognition, mapping: wordMapping(grounding, recognition.intent) }
     }

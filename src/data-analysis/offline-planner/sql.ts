@@ -135,6 +135,12 @@ function checkSql(intent: Intent, check: Check): string {
     }
     case 'more':
       return `SELECT (SELECT count(*)${from}${whereClause(filters)}) ${check.op} (SELECT count(*)${from}${whereClause(check.other)}) AS value`
+    case 'top': {
+      // the first row in file order among equal values, as pandas' idxmax/idxmin
+      const o = col(check.order)
+      const met = check.condition.map(condition).join(' AND ')
+      return `SELECT coalesce((SELECT ${met}${from}${whereClause(filters, [`${o} IS NOT NULL`])} ORDER BY ${o} ${check.direction === 'desc' ? 'DESC' : 'ASC'}, ${ROW_COLUMN} LIMIT 1), false) AS value`
+    }
   }
 }
 
@@ -143,6 +149,10 @@ function evidenceSql(intent: Intent): string {
   const from = ` FROM ${table.sqlName}`
   const rows = (extra: readonly string[] = [], order = ROW_COLUMN) =>
     `SELECT ${ROW_COLUMN}${from}${whereClause(filters, extra)} ORDER BY ${order} LIMIT 20`
+  if (check?.kind === 'top') {
+    const o = col(check.order)
+    return `SELECT ${ROW_COLUMN}${from}${whereClause(filters, [`${o} IS NOT NULL`])} ORDER BY ${o} ${check.direction === 'desc' ? 'DESC' : 'ASC'}, ${ROW_COLUMN} LIMIT 1`
+  }
   if (check?.kind === 'all') {
     const failing =
       check.condition.length === 0 ? 'false' : `NOT coalesce(${check.condition.map(condition).join(' AND ')}, false)`

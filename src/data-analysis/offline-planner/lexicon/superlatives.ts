@@ -158,6 +158,9 @@ export const FRENCH_SUPERLATIVE_ARTICLES = new Set(['le', 'la', 'les', 'l'])
 /** "the single highest", "one record": the extreme row itself, not the extreme group. */
 export const SINGLE_ROW_WORDS = new Set(['single', 'given', 'one', 'individual', 'record', 'seul', 'seule', 'unique'])
 
+/** "the foods that have the most calories", "the entities by highest x": what links the ranked things to their measure. */
+export const RANKED_THING_LINKS = new Set(['has', 'have', 'had', 'having', 'by', 'par'])
+
 /** "the name of the player with the highest score": the row with the extreme value. */
 export const ROW_RELATIVE_WORDS = new Set(['with', 'who', 'whose', 'avec', 'dont'])
 

@@ -1,5 +1,5 @@
 import type { ColumnSchema } from '../../types.js'
-import { entityColumn, numericOf, resultOf } from '../column-traits.js'
+import { entityColumn, isCategory, numericOf, resultOf } from '../column-traits.js'
 import { isNumeric } from '../columns.js'
 import type { Superlative } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
@@ -123,7 +123,7 @@ function rankRows(g: Grounding, ranking: Ranking, order: ColumnSchema): Recognit
         resultOf(target, wantsList),
       )
     }
-    if (g.average && (!isNumeric(target) || target.distinctCount <= Math.max(12, g.table.rowCount / 20))) {
+    if (g.average && (!isNumeric(target) || isCategory(target, g.table))) {
       return intentOf(
         g,
         { kind: 'group', group: target, fn: 'avg', measure: order, direction, limit, returnMetric: false },

@@ -12,7 +12,11 @@ import { FILLERS, GENERIC_WORDS } from '../lexicon/vague-words.js'
 export function unmappedRankedWord(g: Grounding, superlative: Superlative): string | null {
   if (superlative.mode) return null
   // only the word right after it: "the most in the dataset", "the most to the list" rank by rows
-  const at = superlative.index + 1
+  let at = superlative.index + 1
+  // "the lowest minimum temperature", "the highest average price": a second superlative or an
+  // aggregate word says how, the word after it what is ranked
+  const how = (i: number) => g.aggregates.some((a) => a.index === i) || g.cues.superlatives.some((s) => s.index === i)
+  while (how(at)) at++
   const token = g.tokens[at]
   if (!token || token.number !== null || !/^\p{L}+$/u.test(token.text) || g.cues.used.has(at)) return null
   // "the highest number of …" counts rows

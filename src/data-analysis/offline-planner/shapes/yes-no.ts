@@ -1,5 +1,7 @@
+import type { ColumnSchema } from '../../types.js'
 import { percentAdjusted } from '../column-traits.js'
-import { isNumeric } from '../columns.js'
+import { columnsNamed, isNumeric } from '../columns.js'
+import type { Comparator, Superlative } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
 import { orderColumn } from '../grounding/ranking.js'
 import type { Filter, ScalarFunction } from '../intent.js'
@@ -68,6 +70,45 @@ function moreThan(g: Grounding): Recognition | null {
   }
 }
 
+/**
+ * "Is the song with the lowest popularity longer than 300000 ms?": the superlative ranks by
+ * another column than the one compared, so the number is checked on the row it ranks first. A
+ * dimension adjective ("the youngest player") whose column the table lacks ranks by nothing the
+ * planner can read: the extreme of the compared column would answer another question.
+ */
+function comparedTopRow(
+  g: Grounding,
+  superlative: Superlative,
+  comparator: Comparator,
+  measure: ColumnSchema | null,
+): Recognition | null {
+  if (!measure || superlative.mode) return null
+  const order = orderColumn(g, new Set([measure]))
+  if (order) {
+    const condition: Filter = {
+      kind: 'compare',
+      column: measure,
+      op: comparator.op,
+      value: percentAdjusted(measure, comparator),
+    }
+    return {
+      kind: 'intent',
+      intent: {
+        table: g.table,
+        filters: g.filters,
+        shape: { kind: 'scalar', fn: 'count', column: null },
+        check: { kind: 'top', order, direction: superlative.direction, condition: [condition] },
+        resultType: 'boolean',
+      },
+    }
+  }
+  const { hints } = superlative
+  if (hints.length > 0 && !columnsNamed([g.table], hints).some((m) => m.column === measure)) {
+    return declined(`the question ranks by "${g.tokens[superlative.index]?.text}", and no column holds what it ranks`)
+  }
+  return null
+}
+
 /** "Is the average amount above 100?", "Is the highest score negative?": the computation named before the number. */
 function comparedComputation(g: Grounding): Recognition | null {
   const { checkComparator, count, cues, firstSubject, simpleAggregate, superlative } = g
@@ -76,7 +117,11 @@ function comparedComputation(g: Grounding): Recognition | null {
   let fn: ScalarFunction | null = null
   if (count >= 0 && count < checkComparator.start) fn = cues.distinct && firstSubject ? 'count_distinct' : 'count'
   else if (simpleAggregate && simpleAggregate.index < checkComparator.start) fn = simpleAggregate.fn
-  else if (superlative) fn = superlative.direction === 'desc' ? 'max' : 'min'
+  else if (superlative) {
+    const top = comparedTopRow(g, superlative, checkComparator, measure)
+    if (top) return top
+    fn = superlative.direction === 'desc' ? 'max' : 'min'
+  }
   if (!fn) return declined('the question compares a number but does not say which computation it is compared with')
   const column = fn === 'count' ? null : fn === 'count_distinct' ? (firstSubject?.column ?? null) : measure
   if (fn !== 'count' && !column)
@@ -102,6 +147,30 @@ function comparedCount(g: Grounding): Recognition | null {
   )
 }
 
+/**
+ * "Is the person with the highest net worth self-made?", "Does the heaviest lift come from a
+ * woman?": the row the superlative ranks first, checked against the last condition; conditions
+ * said before it choose the rows ranked. Checking whether any row meets the condition would
+ * answer "is anyone self-made?".
+ */
+function topRow(g: Grounding): Recognition | null {
+  const { superlative, filters } = g
+  if (!superlative || superlative.mode || filters.length === 0 || g.cues.negated) return null
+  const condition = filters[filters.length - 1] as Filter
+  const order = orderColumn(g, new Set([condition.column]))
+  if (!order) return null
+  return {
+    kind: 'intent',
+    intent: {
+      table: g.table,
+      filters: filters.slice(0, -1),
+      shape: { kind: 'scalar', fn: 'count', column: null },
+      check: { kind: 'top', order, direction: superlative.direction, condition: [condition] },
+      resultType: 'boolean',
+    },
+  }
+}
+
 /** "Is there an order from Paris?", "Are there no late orders?" */
 function exists(g: Grounding): Recognition {
   if (g.filters.length === 0) {
@@ -116,5 +185,13 @@ function exists(g: Grounding): Recognition {
 /** Yes/no questions, tried from the most specific form to plain existence. */
 export function recogniseYesNo(g: Grounding): Recognition | null {
   if (!g.cues.boolean) return null
-  return allDifferent(g) ?? everyRow(g) ?? moreThan(g) ?? comparedComputation(g) ?? comparedCount(g) ?? exists(g)
+  return (
+    allDifferent(g) ??
+    everyRow(g) ??
+    moreThan(g) ??
+    comparedComputation(g) ??
+    comparedCount(g) ??
+    topRow(g) ??
+    exists(g)
+  )
 }
