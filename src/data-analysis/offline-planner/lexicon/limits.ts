@@ -15,8 +15,11 @@ export const LIMIT_BEFORE = new Set([
   'bottom',
 ])
 
-/** "the 3 players", "all 5 books": a number after these is a limit in a list or a ranking. */
-export const LIMIT_NOUN_BEFORE = new Set(['the', 'les', 'all'])
+/**
+ * "the 3 players", "all 5 books", "which 5 players": a number after these is a limit in a list or a
+ * ranking ("which 5 … have the lowest …" asks for five of them, it compares nothing).
+ */
+export const LIMIT_NOUN_BEFORE = new Set(['the', 'les', 'all', 'which', 'what', 'quels', 'quelles'])
 
 /** "first 5 rows", "last five books": file order, and from which end. */
 export const POSITION_WORDS: Readonly<Record<string, Direction>> = {

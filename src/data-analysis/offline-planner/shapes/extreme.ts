@@ -7,6 +7,7 @@ import { orderColumn, orderFor } from '../grounding/ranking.js'
 import type { ScalarFunction } from '../intent.js'
 import { ROW_RELATIVE_WORDS, SINGLE_ROW_WORDS, TOP_WORDS } from '../lexicon/superlatives.js'
 import { type Declined, declined, type Recognition } from '../recognition.js'
+import { rowNounRanked, whichNamesRows } from '../row-noun.js'
 import { intentOf } from './intent-of.js'
 import { ranksNamedRows } from './ranked-rows.js'
 import { unmappedRankedWord } from './unmapped-measure.js'
@@ -28,7 +29,7 @@ function readRanking(g: Grounding, superlative: Superlative): Ranking {
   const group =
     g.whichNoun?.column ??
     g.byMention?.column ??
-    (g.who ? entityColumn(g.table) : null) ??
+    (g.who || whichNamesRows(g) ? entityColumn(g.table) : null) ??
     (g.byMeasure ? (subjects.find((m) => m.end < g.byIndex && !isNumeric(m.column))?.column ?? null) : null)
   const order = orderColumn(g, new Set(group ? [group] : []))
   // "the number of X … the highest": the count phrase only names the column X ranked by, it counts no rows
@@ -44,6 +45,7 @@ function readRanking(g: Grounding, superlative: Superlative): Ranking {
     perRow:
       g.tokens.some((t) => SINGLE_ROW_WORDS.has(t.text)) ||
       superlative.hints.length > 0 ||
+      rowNounRanked(g, superlative.index) ||
       (order !== null && ranksNamedRows(g, superlative, order)),
   }
 }

@@ -1,0 +1,51 @@
+import type { Grounding } from './grounding/grounding.js'
+import { WHICH_GAP_WORDS } from './lexicon/question-forms.js'
+import { ROW_RELATIVE_WORDS } from './lexicon/superlatives.js'
+import { FILLERS } from './lexicon/vague-words.js'
+import { isRead, tableNameWords } from './unread-words.js'
+
+/** Verbs between a row noun and its superlative ("which Pokémon has the lowest …"). */
+const HAVING_VERBS = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'ont'])
+
+const singular = (word: string) => word.replace(/(s|x)$/, '')
+
+/**
+ * "which Pokémon", "the Pokémon with the highest …" over `051_Pokemon.csv`: a word of the table's
+ * own name that no column, value or cue took names the table's rows, and a row is answered by
+ * its name column. Only the table's name is trusted: another unread noun may be a column the
+ * table lacks, and answering it with the name column would be a guess.
+ */
+export function namesTableRows(g: Grounding, at: number): boolean {
+  const token = g.tokens[at]
+  if (!token || token.text.length < 3 || token.number !== null || isRead(g, at)) return false
+  const own = [...tableNameWords(g)].filter((word) => word.length >= 3 && !/\d/.test(word))
+  return own.some((word) => word === token.text || singular(word) === singular(token.text))
+}
+
+/** "which Pokémon …", "which 5 Pokémon …": the noun after "which" names the table's rows. */
+export function whichNamesRows(g: Grounding): boolean {
+  if (g.whichIndex < 0 || g.whichNoun) return false
+  let at = g.whichIndex + 1
+  // the limit ("which 5 …") and gap words ("which is the …") sit between "which" and its noun
+  while (at < g.tokens.length) {
+    const text = g.tokens[at]?.text ?? ''
+    if (!(g.cues.used.has(at) && g.tokens[at]?.number !== null) && !WHICH_GAP_WORDS.has(text) && !FILLERS.has(text))
+      break
+    at++
+  }
+  return namesTableRows(g, at)
+}
+
+/**
+ * "the type of the Pokémon with the highest defense", "which Pokémon has the lowest speed": the
+ * superlative ranks the table's own rows, one by one (not a category's total).
+ */
+export function rowNounRanked(g: Grounding, superlativeIndex: number): boolean {
+  for (let at = superlativeIndex - 1; at >= 0; at--) {
+    if (namesTableRows(g, at)) return true
+    const text = g.tokens[at]?.text ?? ''
+    if (!FILLERS.has(text) && !ROW_RELATIVE_WORDS.has(text) && !HAVING_VERBS.has(text) && !g.cues.used.has(at))
+      return false
+  }
+  return false
+}

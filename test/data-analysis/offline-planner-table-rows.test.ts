@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TableSchema } from '../../src/data-analysis/types.js'
+import { createTable, type PlannerWorld, plannerWorld } from './offline-planner-support.js'
+
+// "Which monster has the lowest speed?" over monsters.csv: the noun after "which" is the table's
+// own name, so it names the rows, and a row is answered by its name column; "which 3 …" asks for
+// three of them. Another unread noun is not trusted: the table may simply lack that column.
+
+let w: PlannerWorld
+let monsters: TableSchema
+beforeAll(async () => {
+  w = await plannerWorld()
+  monsters = await createTable(
+    w.connection,
+    't9',
+    'monsters.csv',
+    [
+      ['name', 'text'],
+      ['kind', 'text'],
+      ['speed', 'integer'],
+      ['defense', 'integer'],
+    ],
+    [
+      ['Blob', 'water', 5, 40],
+      ['Spark', 'fire', 90, 20],
+      ['Rock', 'stone', 2, 99],
+      ['Wisp', 'fire', 70, 10],
+      ['Tide', 'water', 30, 60],
+      ['Moss', 'grass', 12, 35],
+    ],
+  )
+})
+afterAll(() => w.close())
+
+describe("a question about the table's own rows", () => {
+  it('answers "which monster has the lowest speed" with the name of that row', async () => {
+    const { plan, values } = await w.run('Which monster has the lowest speed?', 'en', [monsters])
+    expect(values).toEqual(['Rock'])
+    expect(plan.sql).toContain('ORDER BY "speed" ASC')
+    expect(plan.explanation).toContain('"name"')
+    expect((plan.mapping ?? []).map((m) => m.column)).toContain('speed')
+    expect(plan.evidenceTable).toBe('t9')
+  })
+
+  it('reads the number in "which 3 monsters" as how many are asked for', async () => {
+    const { values } = await w.run('Which 3 monsters have the highest speed?', 'en', [monsters])
+    expect(values).toEqual(['Spark', 'Wisp', 'Tide'])
+  })
+
+  it('ranks single rows for "the kind of the monster with the highest defense", not a kind\'s total', async () => {
+    const { values } = await w.run('What is the kind of the monster with the highest defense?', 'en', [monsters])
+    expect(values).toEqual(['stone'])
+  })
+
+  it('does not answer "which dragon" with the name column when the table is not about dragons', async () => {
+    const outcome = await w.ask('Which dragon has the lowest speed?', 'en', [monsters])
+    expect(outcome.kind).toBe('declined')
+  })
+
+  it('declines "which 3 … have the highest" rather than answer with the numbers ranked', async () => {
+    const outcome = await w.ask('Which 3 dragons have the highest speed?', 'en', [monsters])
+    expect(outcome.kind).toBe('declined')
+  })
+})
