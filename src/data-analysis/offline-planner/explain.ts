@@ -117,6 +117,11 @@ function shapeWords(shape: Shape, lang: Language): string {
       }
       return `${shape.returnMetric ? `${metric} for the` : 'the'} ${shape.limit > 1 ? `${shape.limit} ` : ''}value${shape.limit > 1 ? 's' : ''} of ${name(shape.group)} with the ${high ? 'highest' : 'lowest'} ${metric}`
     }
+    case 'groupsByRows': {
+      const rows = `${FUNCTIONS[lang].count} ${OPS[lang][shape.op]} ${shape.value}`
+      if (fr) return `${shape.counted ? 'le nombre de valeurs' : 'les valeurs'} de ${name(shape.group)} dont le ${rows}`
+      return `${shape.counted ? 'the number of values' : 'the values'} of ${name(shape.group)} whose ${rows}`
+    }
     case 'rows': {
       const count =
         shape.limit === null

@@ -1,3 +1,4 @@
+import type { TableSchema } from '../types.js'
 import type { Grounding } from './grounding/grounding.js'
 import { WHICH_GAP_WORDS } from './lexicon/question-forms.js'
 import { ROW_RELATIVE_WORDS } from './lexicon/superlatives.js'
@@ -17,9 +18,15 @@ const singular = (word: string) => word.replace(/(s|x)$/, '')
  */
 export function namesTableRows(g: Grounding, at: number): boolean {
   const token = g.tokens[at]
-  if (!token || token.text.length < 3 || token.number !== null || isRead(g, at)) return false
-  const own = [...tableNameWords(g)].filter((word) => word.length >= 3 && !/\d/.test(word))
-  return own.some((word) => word === token.text || singular(word) === singular(token.text))
+  if (!token || token.number !== null || isRead(g, at)) return false
+  return isTableRowWord(g.table, token.text)
+}
+
+/** A word of the table's own name, singular or plural (`051_Pokemon.csv`: "pokemon"). */
+export function isTableRowWord(table: TableSchema, text: string): boolean {
+  if (text.length < 3) return false
+  const own = [...tableNameWords(table)].filter((word) => word.length >= 3 && !/\d/.test(word))
+  return own.some((word) => word === text || singular(word) === singular(text))
 }
 
 /** "which Pokémon …", "which 5 Pokémon …": the noun after "which" names the table's rows. */

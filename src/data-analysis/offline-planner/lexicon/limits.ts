@@ -38,5 +38,18 @@ export const POSITION_WORDS: Readonly<Record<string, Direction>> = {
 /** "the first row", "the last entry": one row at that end of the file. */
 export const ROW_WORDS = new Set(['row', 'rows', 'ligne', 'lignes', 'entry', 'record'])
 
+/**
+ * "at least 5 observations": after a compared number these words count a group's rows; no column
+ * holds them. Not "times": "reviewed more than 10 times" compares a column of counts.
+ */
+export const ROW_COUNT_NOUNS = new Set([
+  ...ROW_WORDS,
+  'entries',
+  'records',
+  'observations',
+  'occurrences',
+  'appearances',
+])
+
 /** "top one", "the one most…": number words only read as 1 after "top". */
 export const ONE_WORDS = new Set(['one', 'un', 'une'])
