@@ -17,16 +17,18 @@ beforeAll(async () => {
     [
       ['name', 'text'],
       ['kind', 'text'],
+      ['type1', 'text'],
+      ['type2', 'text'],
       ['speed', 'integer'],
       ['defense', 'integer'],
     ],
     [
-      ['Blob', 'water', 5, 40],
-      ['Spark', 'fire', 90, 20],
-      ['Rock', 'stone', 2, 99],
-      ['Wisp', 'fire', 70, 10],
-      ['Tide', 'water', 30, 60],
-      ['Moss', 'grass', 12, 35],
+      ['Blob', 'water', 'Slime', null, 5, 40],
+      ['Spark', 'fire', 'Spirit', 'Ghost', 90, 20],
+      ['Rock', 'stone', 'Golem', 'Slime', 2, 99],
+      ['Wisp', 'fire', 'Spirit', 'Slime', 70, 10],
+      ['Tide', 'water', 'Slime', 'Spirit', 30, 60],
+      ['Moss', 'grass', 'Golem', null, 12, 35],
     ],
   )
 })
@@ -60,5 +62,13 @@ describe("a question about the table's own rows", () => {
   it('declines "which 3 … have the highest" rather than answer with the numbers ranked', async () => {
     const outcome = await w.ask('Which 3 dragons have the highest speed?', 'en', [monsters])
     expect(outcome.kind).toBe('declined')
+  })
+
+  it('reads "primary" and "secondary" as the number ending a header (type1, type2)', async () => {
+    const primary = await w.run('What is the primary type of the monster with the highest speed?', 'en', [monsters])
+    expect(primary.values).toEqual(['Spirit'])
+    expect(primary.plan.sql).toContain('"type1"')
+    const secondary = await w.run('What is the most common secondary type?', 'en', [monsters])
+    expect(secondary.values).toEqual(['Slime'])
   })
 })
