@@ -55,4 +55,19 @@ describe("a number before the rows' own noun", () => {
     expect(plan.sql).toContain('HAVING count(*) > 1')
     expect(values).toEqual([5])
   })
+
+  it('answers whether any group has that many rows', async () => {
+    expect((await w.run('Is there a city with at least 4 orders?')).values).toEqual([true])
+    expect((await w.run('Is there a city with at least 6 orders?')).values).toEqual([false])
+  })
+
+  it('still counts all the rows when no column names groups', async () => {
+    const { plan, values } = await w.run('Are there more than 3 orders?')
+    expect(plan.sql).not.toContain('HAVING')
+    expect(values).toEqual([true])
+  })
+
+  it('ranks groups by their rows for "the most entries"', async () => {
+    expect((await w.run('Which city has the most entries?')).values).toEqual(['Paris'])
+  })
 })

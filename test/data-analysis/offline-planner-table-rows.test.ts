@@ -71,4 +71,14 @@ describe("a question about the table's own rows", () => {
     const secondary = await w.run('What is the most common secondary type?', 'en', [monsters])
     expect(secondary.values).toEqual(['Slime'])
   })
+
+  it('still answers "which are the 3 highest speeds" with the numbers asked for', async () => {
+    const { values } = await w.run('Which are the 3 highest speeds?', 'en', [monsters])
+    expect(values).toEqual([90, 70, 30])
+  })
+
+  it('ranks kinds by their rows for "the most monsters", but not by "the longest monster"', async () => {
+    expect((await w.run('Which kind has the most monsters?', 'en', [monsters])).values).toEqual(['water'])
+    expect((await w.ask('Which kind has the longest monster?', 'en', [monsters])).kind).toBe('declined')
+  })
 })

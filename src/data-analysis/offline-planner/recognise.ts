@@ -1,6 +1,5 @@
 import type { ResultType, TableSchema } from '../types.js'
 import { columnlessPlan } from './columnless-plan.js'
-import { isNumeric } from './columns.js'
 import { qualifierReadForHead } from './compound-head.js'
 import { slotsNameStatistics } from './cues/slots.js'
 import type { Cues } from './cues/types.js'
@@ -92,14 +91,8 @@ export function recognise(cues: Cues, tables: readonly TableSchema[]): Recogniti
       `the answer format asks for statistics, and the question was read as a ${recognition.intent.resultType}`,
     )
   }
-  if (recognition.kind !== 'intent' || recognition.intent.check) return recognition
-  const { shape } = recognition.intent
-  // "which 5 X have the lowest hp": the ranked numbers themselves would not say which ones
-  const ranksOwnNumbers = shape.kind === 'rows' && shape.target === shape.order && isNumeric(shape.target)
-  if (ranksOwnNumbers && asksForName(cues)) {
-    return declined('the question asks which ones, but the planner could only rank their numbers')
-  }
-  if (shape.kind !== 'scalar') return recognition
+  if (recognition.kind !== 'intent' || recognition.intent.check || recognition.intent.shape.kind !== 'scalar')
+    return recognition
   if (asksForName(cues) && recognition.intent.resultType === 'number') {
     return declined('the question asks which one, but the planner could only compute a number for it')
   }

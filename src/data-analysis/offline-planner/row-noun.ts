@@ -3,7 +3,7 @@ import type { Grounding } from './grounding/grounding.js'
 import { WHICH_GAP_WORDS } from './lexicon/question-forms.js'
 import { ROW_RELATIVE_WORDS } from './lexicon/superlatives.js'
 import { FILLERS } from './lexicon/vague-words.js'
-import { isRead, tableNameWords } from './unread-words.js'
+import { isRead, isStopWord, tableNameWords } from './unread-words.js'
 
 /** Verbs between a row noun and its superlative ("which Pokémon has the lowest …"). */
 const HAVING_VERBS = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'ont'])
@@ -32,6 +32,26 @@ export function isTableRowWord(table: TableSchema, text: string): boolean {
 /** "which Pokémon …", "which 5 Pokémon …": the noun after "which" names the table's rows. */
 export function whichNamesRows(g: Grounding): boolean {
   if (g.whichIndex < 0 || g.whichNoun) return false
+  return namesTableRows(g, whichNounIndex(g))
+}
+
+/**
+ * "Which 5 dragons have the lowest speed?": "which" asks after a noun that nothing read (not the
+ * table's own name, not a column), so the ranked numbers would not say which ones. "Which are the
+ * three lowest scores?" asks for the numbers.
+ */
+export function whichNounUnread(g: Grounding): boolean {
+  if (g.whichIndex < 0 || g.whichNoun) return false
+  // right after "which" (or its limit): "what is the current record …" asks after no noun
+  const limitAfter = g.tokens[g.whichIndex + 1]?.number !== null && g.cues.used.has(g.whichIndex + 1)
+  const at = g.whichIndex + (limitAfter ? 2 : 1)
+  const token = g.tokens[at]
+  if (!token || !/^\p{L}+$/u.test(token.text) || isStopWord(token.text)) return false
+  return !WHICH_GAP_WORDS.has(token.text) && !FILLERS.has(token.text) && !isRead(g, at)
+}
+
+/** The token after "which", past the limit ("which 5 …") and gap words ("which is the …"). */
+function whichNounIndex(g: Grounding): number {
   let at = g.whichIndex + 1
   // the limit ("which 5 …") and gap words ("which is the …") sit between "which" and its noun
   while (at < g.tokens.length) {
@@ -40,7 +60,7 @@ export function whichNamesRows(g: Grounding): boolean {
       break
     at++
   }
-  return namesTableRows(g, at)
+  return at
 }
 
 /**

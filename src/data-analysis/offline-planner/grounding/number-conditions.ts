@@ -89,7 +89,9 @@ export function addComparisonConditions(
     const rows = rowNounAfter(context, comparator) || (found !== null && countsRows(context, found, comparator))
     const mention = rows ? null : found
     if (!mention) {
-      if (cues.boolean && !countComparator) {
+      // "Are there more than 3 orders?" counts rows; "Is there a city with at least 3 orders?" groups them
+      const groupBefore = rows && context.mentions.some((m) => m.end < comparator.start && m !== found)
+      if (cues.boolean && !countComparator && !groupBefore) {
         countComparator = comparator
         continue
       }

@@ -40,16 +40,10 @@ export const ROW_WORDS = new Set(['row', 'rows', 'ligne', 'lignes', 'entry', 're
 
 /**
  * "at least 5 observations": after a compared number these words count a group's rows; no column
- * holds them. Not "times": "reviewed more than 10 times" compares a column of counts.
+ * holds them. Not "times" nor "occurrences": "reviewed more than 10 times", "the most occurrences of
+ * 'love'" count something else than rows.
  */
-export const ROW_COUNT_NOUNS = new Set([
-  ...ROW_WORDS,
-  'entries',
-  'records',
-  'observations',
-  'occurrences',
-  'appearances',
-])
+export const ROW_COUNT_NOUNS = new Set([...ROW_WORDS, 'entries', 'records', 'observations'])
 
 /** "top one", "the one most…": number words only read as 1 after "top". */
 export const ONE_WORDS = new Set(['one', 'un', 'une'])

@@ -91,6 +91,9 @@ export const FRENCH_ADJECTIVES: Readonly<Record<string, Direction | 'same'>> = {
   repandue: 'same',
 }
 
+/** Superlatives of a quantity: "the most entries" ranks by a number of rows, "the longest tornado" does not. */
+export const QUANTITY_SUPERLATIVES = new Set(['most', 'least', 'fewest'])
+
 /** Words after "most"/"least" (or "plus"/"moins") that ask for the most frequent value. */
 export const MODE_WORDS = new Set([
   'common',

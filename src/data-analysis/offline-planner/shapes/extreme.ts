@@ -7,7 +7,7 @@ import { orderColumn, orderFor } from '../grounding/ranking.js'
 import type { ScalarFunction } from '../intent.js'
 import { ROW_RELATIVE_WORDS, SINGLE_ROW_WORDS, TOP_WORDS } from '../lexicon/superlatives.js'
 import { type Declined, declined, type Recognition } from '../recognition.js'
-import { rowNounRanked, whichNamesRows } from '../row-noun.js'
+import { rowNounRanked, whichNamesRows, whichNounUnread } from '../row-noun.js'
 import { intentOf } from './intent-of.js'
 import { ranksNamedRows } from './ranked-rows.js'
 import { unmappedRankedWord } from './unmapped-measure.js'
@@ -139,6 +139,7 @@ function rankRows(g: Grounding, ranking: Ranking, order: ColumnSchema): Recognit
     )
   }
   if (g.average && !wantsList) return intentOf(g, { kind: 'scalar', fn: 'avg', column: order }, 'number')
+  if (whichNounUnread(g)) return declined('the question asks which ones, but the planner could only rank their numbers')
   if (wantsList || cues.limit !== null || offset > 0) {
     return intentOf(
       g,
