@@ -70,4 +70,10 @@ describe("a number before the rows' own noun", () => {
   it('ranks groups by their rows for "the most entries"', async () => {
     expect((await w.run('Which city has the most entries?')).values).toEqual(['Paris'])
   })
+
+  it('ranks the one column named in a list question by its rows ("the top 2 cities with the most orders")', async () => {
+    const { plan, values } = await w.run('Name the top 2 cities with the most orders.')
+    expect(values).toEqual(['Paris', 'Lyon'])
+    expect(plan.sql).toContain('ORDER BY count(*) DESC')
+  })
 })

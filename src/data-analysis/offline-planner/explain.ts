@@ -119,8 +119,9 @@ function shapeWords(shape: Shape, lang: Language): string {
     }
     case 'groupsByRows': {
       const rows = `${FUNCTIONS[lang].count} ${OPS[lang][shape.op]} ${shape.value}`
-      if (fr) return `${shape.counted ? 'le nombre de valeurs' : 'les valeurs'} de ${name(shape.group)} dont le ${rows}`
-      return `${shape.counted ? 'the number of values' : 'the values'} of ${name(shape.group)} whose ${rows}`
+      // a count reads like the other counts ("number of rows"): a yes/no check puts "the" before it
+      if (fr) return `${shape.counted ? 'nombre de valeurs' : 'les valeurs'} de ${name(shape.group)} dont le ${rows}`
+      return `${shape.counted ? 'number of values' : 'the values'} of ${name(shape.group)} whose ${rows}`
     }
     case 'rows': {
       const count =

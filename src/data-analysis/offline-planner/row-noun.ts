@@ -1,7 +1,12 @@
-import type { TableSchema } from '../types.js'
+import type { ColumnSchema, TableSchema } from '../types.js'
+import { isIdLike } from './column-traits.js'
+import { isNumeric } from './columns.js'
+import type { Superlative } from './cues/types.js'
 import type { Grounding } from './grounding/grounding.js'
+import { ID_HEADER } from './lexicon/headers.js'
+import { ROW_COUNT_NOUNS } from './lexicon/limits.js'
 import { WHICH_GAP_WORDS } from './lexicon/question-forms.js'
-import { ROW_RELATIVE_WORDS } from './lexicon/superlatives.js'
+import { QUANTITY_SUPERLATIVES, ROW_RELATIVE_WORDS } from './lexicon/superlatives.js'
 import { FILLERS } from './lexicon/vague-words.js'
 import { isRead, isStopWord, tableNameWords } from './unread-words.js'
 
@@ -75,4 +80,33 @@ export function rowNounRanked(g: Grounding, superlativeIndex: number): boolean {
       return false
   }
   return false
+}
+
+/**
+ * "the most orders", "the most entries", "the most Pokémon": a quantity superlative before a word
+ * for the rows (a row noun, the table's own name, or an identifier said without its "id") ranks
+ * by a number of rows.
+ */
+export function ranksByRowCount(g: Grounding, superlative: Superlative): boolean {
+  if (superlative.mode || !QUANTITY_SUPERLATIVES.has(g.tokens[superlative.index]?.text ?? '')) return false
+  const at = superlative.index + 1
+  const text = g.tokens[at]?.text ?? ''
+  const mention = g.mentions.find((m) => m.start === at)
+  if (mention) {
+    const said = g.tokens.slice(mention.start, mention.end + 1).map((t) => t.text)
+    return isIdLike(mention.column) && !ID_HEADER.test(said.join(' '))
+  }
+  return ROW_COUNT_NOUNS.has(text) || isTableRowWord(g.table, text)
+}
+
+/**
+ * "List the top 2 cities with the most orders": the groups ranked by their rows are the one text
+ * column named before the superlative (an opening "Name the …" is the instruction, not a column).
+ */
+export function groupRankedByRows(g: Grounding, superlative: Superlative): ColumnSchema | null {
+  if (!ranksByRowCount(g, superlative)) return null
+  const named = g.subjects.filter(
+    (m) => m.end < superlative.index && !isNumeric(m.column) && !isIdLike(m.column) && !(m.start === 0 && g.cues.list),
+  )
+  return named.length === 1 ? (named[0]?.column ?? null) : null
 }
