@@ -81,4 +81,24 @@ describe("a question about the table's own rows", () => {
     expect((await w.run('Which kind has the most monsters?', 'en', [monsters])).values).toEqual(['water'])
     expect((await w.ask('Which kind has the longest monster?', 'en', [monsters])).kind).toBe('declined')
   })
+
+  it('ranks "the longest post" by a column of word counts', async () => {
+    const posts = await createTable(
+      w.connection,
+      't10',
+      'posts.csv',
+      [
+        ['author', 'text'],
+        ['word_count', 'integer'],
+      ],
+      [
+        ['ann', 3],
+        ['bob', 1],
+        ['cy', 5],
+        ['dan', 2],
+      ],
+    )
+    expect((await w.run('Who wrote the longest post?', 'en', [posts])).values).toEqual(['cy'])
+    expect((await w.run('What are the word counts of the 2 shortest posts?', 'en', [posts])).values).toEqual([1, 2])
+  })
 })
