@@ -101,4 +101,25 @@ describe("a question about the table's own rows", () => {
     expect((await w.run('Who wrote the longest post?', 'en', [posts])).values).toEqual(['cy'])
     expect((await w.run('What are the word counts of the 2 shortest posts?', 'en', [posts])).values).toEqual([1, 2])
   })
+
+  it('declines "which employee" when no column names each row (a department is no employee)', async () => {
+    const staff = await createTable(
+      w.connection,
+      't11',
+      'employee.csv',
+      [
+        ['department', 'text'],
+        ['salary', 'integer'],
+      ],
+      [
+        ['sales', 3],
+        ['it', 1],
+        ['sales', 5],
+        ['hr', 2],
+      ],
+    )
+    expect((await w.ask('Which employee has the highest salary?', 'en', [staff])).kind).toBe('declined')
+    // the table's name still counts its rows per group
+    expect((await w.run('Which departments have more than 1 employee?', 'en', [staff])).values).toEqual(['sales'])
+  })
 })

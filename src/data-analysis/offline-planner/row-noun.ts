@@ -1,13 +1,14 @@
 import type { ColumnSchema, TableSchema } from '../types.js'
-import { isIdLike } from './column-traits.js'
+import { entityColumn, isIdLike } from './column-traits.js'
 import { isNumeric } from './columns.js'
 import type { Superlative } from './cues/types.js'
 import type { Grounding } from './grounding/grounding.js'
-import { ID_HEADER } from './lexicon/headers.js'
+import { ENTITY_HEADER, ID_HEADER } from './lexicon/headers.js'
 import { ROW_COUNT_NOUNS } from './lexicon/limits.js'
 import { WHICH_GAP_WORDS } from './lexicon/question-forms.js'
 import { QUANTITY_SUPERLATIVES, ROW_RELATIVE_WORDS } from './lexicon/superlatives.js'
 import { FILLERS } from './lexicon/vague-words.js'
+import { fold, splitHeader } from './tokenise.js'
 import { isRead, isStopWord, tableNameWords } from './unread-words.js'
 
 /** Verbs between a row noun and its superlative ("which Pokémon has the lowest …"). */
@@ -109,4 +110,15 @@ export function groupRankedByRows(g: Grounding, superlative: Superlative): Colum
     (m) => m.end < superlative.index && !isNumeric(m.column) && !isIdLike(m.column) && !(m.start === 0 && g.cues.list),
   )
   return named.length === 1 ? (named[0]?.column ?? null) : null
+}
+
+/**
+ * The column that names each of the table's rows: a name-like header ("name", "title") whose
+ * values are (almost) all different. A repeated or unnamed text column would answer with a
+ * category, not the row, so there is none then.
+ */
+export function rowNameColumn(table: TableSchema): ColumnSchema | null {
+  const named = entityColumn(table)
+  if (!named || !ENTITY_HEADER.test(fold(splitHeader(named.name)))) return null
+  return named.distinctCount >= table.rowCount * 0.9 ? named : null
 }

@@ -7,7 +7,7 @@ import { orderColumn, orderFor } from '../grounding/ranking.js'
 import type { ScalarFunction } from '../intent.js'
 import { ROW_RELATIVE_WORDS, SINGLE_ROW_WORDS, TOP_WORDS } from '../lexicon/superlatives.js'
 import { type Declined, declined, type Recognition } from '../recognition.js'
-import { groupRankedByRows, rowNounRanked, whichNamesRows, whichNounUnread } from '../row-noun.js'
+import { groupRankedByRows, rowNameColumn, rowNounRanked, whichNamesRows, whichNounUnread } from '../row-noun.js'
 import { intentOf } from './intent-of.js'
 import { ranksNamedRows } from './ranked-rows.js'
 import { unmappedRankedWord } from './unmapped-measure.js'
@@ -29,7 +29,8 @@ function readRanking(g: Grounding, superlative: Superlative): Ranking {
   const group =
     g.whichNoun?.column ??
     g.byMention?.column ??
-    (g.who || whichNamesRows(g) ? entityColumn(g.table) : null) ??
+    (g.who ? entityColumn(g.table) : null) ??
+    (whichNamesRows(g) ? rowNameColumn(g.table) : null) ??
     (g.byMeasure ? (subjects.find((m) => m.end < g.byIndex && !isNumeric(m.column))?.column ?? null) : null) ??
     groupRankedByRows(g, superlative)
   const order = orderColumn(g, new Set(group ? [group] : []))
