@@ -7,6 +7,7 @@ import {
   FRENCH_GLOSSARY,
   LONGEST_CODE_HEADER,
 } from './lexicon/headers.js'
+import { ORDINAL_ADJECTIVES, ORDINALS } from './lexicon/numbers.js'
 import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
 import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
 
@@ -62,11 +63,37 @@ export function columnVariants(column: ColumnSchema): Slot[][] {
     })
     variants.push(expanded.map((word) => slotOf(word, !isCode)))
   }
+  // `type1`, `Type 2`: the number said as a rank ("primary type", "second type")
+  for (const variant of ordinalVariants(headerWords)) variants.push(variant.map((word) => slotOf(word, !isCode)))
   // `FG3_PCT` and `fg3pct` as one word too
   const compact = headerWords.join('')
   if (headerWords.length > 1 && compact.length <= 20) variants.push([slotOf(compact)])
   profileCache.set(column, variants)
   return variants
+}
+
+/** Ordinal words by the number they say: "first", "primary" for 1 (English and French). */
+const ORDINAL_WORDS: ReadonlyMap<number, readonly string[]> = (() => {
+  const byNumber = new Map<number, string[]>()
+  for (const [word, value] of [...Object.entries(ORDINALS), ...Object.entries(ORDINAL_ADJECTIVES)]) {
+    if (!/^\p{L}+$/u.test(word)) continue
+    byNumber.set(value, [...(byNumber.get(value) ?? []), word])
+  }
+  return byNumber
+})()
+
+/**
+ * A header numbered at its end (`type1`, `Type 2`; one digit, after a word): the same header with
+ * the number said as an ordinal word, one variant per word.
+ */
+function ordinalVariants(headerWords: readonly string[]): string[][] {
+  const last = headerWords.length - 1
+  const glued = /^(\p{L}{2,})([1-9])$/u.exec(headerWords[last] ?? '')
+  const apart = last >= 1 && /^[1-9]$/.test(headerWords[last] ?? '') && /^\p{L}{2,}$/u.test(headerWords[last - 1] ?? '')
+  if (!glued && !apart) return []
+  const stem = glued ? [...headerWords.slice(0, last), glued[1] ?? ''] : headerWords.slice(0, last)
+  const number = Number(glued ? glued[2] : headerWords[last])
+  return (ORDINAL_WORDS.get(number) ?? []).map((ordinal) => [ordinal, ...stem])
 }
 
 /** The words a question token can stand for: itself, and its French gloss or abbreviation's words. */

@@ -117,6 +117,12 @@ function shapeWords(shape: Shape, lang: Language): string {
       }
       return `${shape.returnMetric ? `${metric} for the` : 'the'} ${shape.limit > 1 ? `${shape.limit} ` : ''}value${shape.limit > 1 ? 's' : ''} of ${name(shape.group)} with the ${high ? 'highest' : 'lowest'} ${metric}`
     }
+    case 'groupsByRows': {
+      const rows = `${FUNCTIONS[lang].count} ${OPS[lang][shape.op]} ${shape.value}`
+      // a count reads like the other counts ("number of rows"): a yes/no check puts "the" before it
+      if (fr) return `${shape.counted ? 'nombre de valeurs' : 'les valeurs'} de ${name(shape.group)} dont le ${rows}`
+      return `${shape.counted ? 'number of values' : 'the values'} of ${name(shape.group)} whose ${rows}`
+    }
     case 'rows': {
       const count =
         shape.limit === null

@@ -34,6 +34,8 @@ export function shapeColumns(shape: Shape): ColumnSchema[] {
       return filterColumns(shape.condition)
     case 'closest':
       return [shape.target, shape.order]
+    case 'groupsByRows':
+      return [shape.group]
     case 'frequencies':
       return [shape.column]
     case 'statistics':

@@ -112,6 +112,17 @@ export type Shape =
   | { readonly kind: 'distinct'; readonly column: ColumnSchema; readonly limit?: number | null }
   /** Percentage of the rows that meet `condition` (among the rows the intent's filters keep). */
   | { readonly kind: 'share'; readonly condition: readonly Filter[] }
+  /**
+   * The values of `group` whose number of rows meets `op value` ("customers with at least 2
+   * orders"): listed in file order, or counted (`counted`).
+   */
+  | {
+      readonly kind: 'groupsByRows'
+      readonly group: ColumnSchema
+      readonly op: Comparison
+      readonly value: number
+      readonly counted: boolean
+    }
   /** The value closest to a number ("Groceries Index closest to 80"), returning `target`. */
   | { readonly kind: 'closest'; readonly target: ColumnSchema; readonly order: ColumnSchema; readonly value: number }
 

@@ -111,6 +111,11 @@ function shapeSql(table: TableSchema, filters: readonly Filter[], shape: Shape):
       const cond = shape.condition.length === 0 ? 'true' : shape.condition.map(condition).join(' AND ')
       return `SELECT round(100.0 * count(*) FILTER (WHERE ${cond}) / nullif(count(*), 0), 2) AS value${from}${whereClause(filters)}`
     }
+    case 'groupsByRows': {
+      const g = col(shape.group)
+      const groups = `SELECT ${g} AS value${from}${whereClause(filters, [`${g} IS NOT NULL`])} GROUP BY ${g} HAVING count(*) ${shape.op} ${sqlNumber(shape.value)}`
+      return shape.counted ? `SELECT count(*) AS value FROM (${groups})` : `${groups} ORDER BY min(${ROW_COLUMN})`
+    }
     case 'closest': {
       const o = col(shape.order)
       return `SELECT ${col(shape.target)} AS value${from}${whereClause(filters, [`${o} IS NOT NULL`])} ORDER BY abs(${o} - ${sqlNumber(shape.value)}), ${ROW_COLUMN} LIMIT 1`
@@ -183,6 +188,9 @@ function evidenceSql(intent: Intent): string {
       const o = col(shape.order)
       return rows([`${o} IS NOT NULL`], `abs(${o} - ${sqlNumber(shape.value)}), ${ROW_COLUMN}`)
     }
+    case 'groupsByRows':
+      // the rows of the groups that qualify
+      return `SELECT ${ROW_COLUMN}${from}${whereClause(filters, [`${col(shape.group)} IN (${shapeSql(table, filters, { ...shape, counted: false })})`])} ORDER BY ${ROW_COLUMN} LIMIT 20`
     case 'mode':
     case 'group':
     case 'distinct': {

@@ -90,7 +90,9 @@ export function tokenise(text: string): Token[] {
     const acronym = aligned && /^\p{Lu}{2,}$/u.test(original[i] ?? '')
     const sentenceStart = i === 0 || (aligned && /[.?!:]\s*$/.test(plain.slice(0, matches[i]?.index ?? 0)))
     let number = parseNumber(word)
-    if (number === null && NUMBER_WORDS[word] !== undefined && !AMBIGUOUS_NUMBER_WORDS.has(word)) {
+    // "more than one post": after "than" even "one" is a number
+    const compared = raw[i - 1] === 'than'
+    if (number === null && NUMBER_WORDS[word] !== undefined && (!AMBIGUOUS_NUMBER_WORDS.has(word) || compared)) {
       number = NUMBER_WORDS[word] ?? null
     }
     let percent = word.endsWith('%')

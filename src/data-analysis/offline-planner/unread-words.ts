@@ -1,4 +1,5 @@
 import { languageResources } from '../../text/languages.js'
+import type { TableSchema } from '../types.js'
 import type { Grounding } from './grounding/grounding.js'
 import { splitHeader, words } from './tokenise.js'
 
@@ -19,8 +20,9 @@ export function isRead(g: Grounding, at: number, withColumns = true): boolean {
 }
 
 /** The words of the table's own name (`066_IBM_HR.csv` → ibm, hr): the dataset, not a condition on it. */
-export function tableNameWords(g: Grounding): ReadonlySet<string> {
-  return new Set(words(splitHeader(g.table.filename.replace(/\.[^.]+$/, ''))))
+export function tableNameWords(g: Pick<Grounding, 'table'> | TableSchema): ReadonlySet<string> {
+  const table = 'table' in g ? g.table : g
+  return new Set(words(splitHeader(table.filename.replace(/\.[^.]+$/, ''))))
 }
 
 /** The question's words from `start` to `end`, as said (folded). */

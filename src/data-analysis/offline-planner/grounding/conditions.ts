@@ -22,6 +22,7 @@ export interface ReadConditions {
   readonly checkComparator: Comparator | null
   readonly checkMeasure: ColumnSchema | null
   readonly countComparator: Comparator | null
+  readonly rowsPerGroup: Comparator | null
 }
 
 /** Every condition the question sets on the rows, in a fixed order, or why one could not be tied to a column. */
@@ -39,10 +40,10 @@ export function readConditions(context: ConditionContext): ReadConditions | Decl
   if (refused) return refused
   addOrdinalConditions(context, conditions)
   addFlagConditions(context, conditions)
-  const { checkComparator, countComparator } = comparisons
+  const { checkComparator, countComparator, rowsPerGroup } = comparisons
   // the compared column of a yes/no check stays a subject: it is the measure of the computation
   const checkMeasure = checkComparator
     ? (numericMentionFor(context, conditions.consumed, checkComparator)?.column ?? null)
     : null
-  return { ...conditions, checkComparator, checkMeasure, countComparator }
+  return { ...conditions, checkComparator, checkMeasure, countComparator, rowsPerGroup }
 }

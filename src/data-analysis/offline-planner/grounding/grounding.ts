@@ -39,6 +39,8 @@ export interface Grounding {
   readonly checkMeasure: ColumnSchema | null
   /** A yes/no question comparing a count ("are there more than 3 …?"). */
   readonly countComparator: Comparator | null
+  /** "customers with at least 2 orders": how many rows each group must have. */
+  readonly rowsPerGroup: Comparator | null
   /** Where "which"/"what"/"quel" opens the question (first four words), or -1. */
   readonly whichIndex: number
   /** The column right after "which": what the answer names. */

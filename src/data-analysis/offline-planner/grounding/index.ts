@@ -64,6 +64,7 @@ export function ground(cues: Cues, tables: readonly TableSchema[]): Grounding | 
     checkComparator: conditions.checkComparator,
     checkMeasure: conditions.checkMeasure,
     countComparator: conditions.countComparator,
+    rowsPerGroup: conditions.rowsPerGroup,
     ...readRoles(cues, mentions, conditions.consumed, aggregates),
   }
 }

@@ -5,8 +5,10 @@ import type { Filter } from '../intent.js'
 import { RATE_WORDS } from '../lexicon/comparisons.js'
 import { DISTINCT_WORDS_AFTER_NUMBER } from '../lexicon/computations.js'
 import { ID_HEADER } from '../lexicon/headers.js'
+import { ROW_COUNT_NOUNS } from '../lexicon/limits.js'
 import { MAXIMUM_ADJECTIVES } from '../lexicon/superlatives.js'
 import { type Declined, declined } from '../recognition.js'
+import { isTableRowWord } from '../row-noun.js'
 import { ordinalValue } from '../tokenise.js'
 import type { ConditionContext, Conditions } from './condition-context.js'
 import { dateColumnNear, yearCondition } from './date-conditions.js'
@@ -45,6 +47,8 @@ export function numericMentionFor(
 export interface YesNoComparators {
   readonly checkComparator: Comparator | null
   readonly countComparator: Comparator | null
+  /** "at least 2 orders": a number of rows each group must have (shapes/groups-by-rows.ts). */
+  readonly rowsPerGroup: Comparator | null
 }
 
 /**
@@ -61,6 +65,7 @@ export function addComparisonConditions(
     aggregates.length > 0 || cues.superlatives.some((s) => !s.mode && s.direction !== undefined) || count >= 0
   let checkComparator: Comparator | null = null
   let countComparator: Comparator | null = null
+  let rowsPerGroup: Comparator | null = null
   for (const comparator of cues.comparators) {
     const aggregateBefore =
       cues.boolean &&
@@ -79,12 +84,21 @@ export function addComparisonConditions(
       continue
     }
     const found = numericMentionFor(context, conditions.consumed, comparator)
-    // "at least 2 orders": the rows' noun after the number counts rows, it is no value of `order_id`.
-    const rows = found !== null && countsRows(context, found, comparator)
+    // "at least 2 orders", "at least 5 observations": the rows' noun after the number counts rows,
+    // it is no value of `order_id` nor of a numeric column nearby
+    const rows = rowNounAfter(context, comparator) || (found !== null && countsRows(context, found, comparator))
     const mention = rows ? null : found
     if (!mention) {
-      if (cues.boolean && !countComparator) {
+      // "Are there more than 3 orders?" counts rows; "Is there a city with at least 3 orders?" groups them
+      const groupBefore = rows && context.mentions.some((m) => m.end < comparator.start && m !== found)
+      if (cues.boolean && !countComparator && !groupBefore) {
         countComparator = comparator
+        continue
+      }
+      if (rows && !rowsPerGroup) {
+        rowsPerGroup = comparator
+        // the noun's id-like column names the rows, not what the question asks about
+        if (found && found.start > comparator.numberIndex) conditions.consumed.add(found)
         continue
       }
       if (rows)
@@ -102,7 +116,7 @@ export function addComparisonConditions(
     // a column found by its hint only ("older" → Age) is not a mention of the question
     if (mention.start >= 0) conditions.consumed.add(mention)
   }
-  return { checkComparator, countComparator }
+  return { checkComparator, countComparator, rowsPerGroup }
 }
 
 /**
@@ -114,6 +128,14 @@ function countsRows(context: ConditionContext, mention: ColumnMention, comparato
   if (mention.start !== comparator.numberIndex + 1 || !isIdLike(mention.column)) return false
   const said = context.tokens.slice(mention.start, mention.end + 1).map((token) => token.text)
   return !ID_HEADER.test(said.join(' '))
+}
+
+/** "at least 5 observations", "more than 100 Pokémon": a word for rows (or the table's own name) after the number. */
+function rowNounAfter(context: ConditionContext, comparator: Comparator): boolean {
+  const at = comparator.numberIndex + 1
+  const noun = context.tokens[at]?.text ?? ''
+  if (context.mentions.some((m) => m.start <= at && at <= m.end)) return false
+  return ROW_COUNT_NOUNS.has(noun) || isTableRowWord(context.table, noun)
 }
 
 /** "between 5 and 10", "1st to 3rd": a range on the numeric column next to it. */

@@ -24,6 +24,7 @@ export type Roles = Omit<
   | 'checkComparator'
   | 'checkMeasure'
   | 'countComparator'
+  | 'rowsPerGroup'
 >
 
 /** Words between two tokens that are more than fillers ("which is the single country"). */

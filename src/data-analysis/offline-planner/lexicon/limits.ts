@@ -15,8 +15,11 @@ export const LIMIT_BEFORE = new Set([
   'bottom',
 ])
 
-/** "the 3 players", "all 5 books": a number after these is a limit in a list or a ranking. */
-export const LIMIT_NOUN_BEFORE = new Set(['the', 'les', 'all'])
+/**
+ * "the 3 players", "all 5 books", "which 5 players": a number after these is a limit in a list or a
+ * ranking ("which 5 … have the lowest …" asks for five of them, it compares nothing).
+ */
+export const LIMIT_NOUN_BEFORE = new Set(['the', 'les', 'all', 'which', 'what', 'quels', 'quelles'])
 
 /** "first 5 rows", "last five books": file order, and from which end. */
 export const POSITION_WORDS: Readonly<Record<string, Direction>> = {
@@ -34,6 +37,13 @@ export const POSITION_WORDS: Readonly<Record<string, Direction>> = {
 
 /** "the first row", "the last entry": one row at that end of the file. */
 export const ROW_WORDS = new Set(['row', 'rows', 'ligne', 'lignes', 'entry', 'record'])
+
+/**
+ * "at least 5 observations": after a compared number these words count a group's rows; no column
+ * holds them. Not "times" nor "occurrences": "reviewed more than 10 times", "the most occurrences of
+ * 'love'" count something else than rows.
+ */
+export const ROW_COUNT_NOUNS = new Set([...ROW_WORDS, 'entries', 'records', 'observations'])
 
 /** "top one", "the one most…": number words only read as 1 after "top". */
 export const ONE_WORDS = new Set(['one', 'un', 'une'])

@@ -48,6 +48,9 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   mille: 1000,
 }
 
+/** "primary type" for `type1`, "secondary type" for `type2`: the rank a numbered header says in words. */
+export const ORDINAL_ADJECTIVES: Readonly<Record<string, number>> = { primary: 1, secondary: 2, tertiary: 3 }
+
 /** Words that are numbers only after "top"/"first"…, never on their own ("one of", "un produit"). */
 export const AMBIGUOUS_NUMBER_WORDS = new Set(['one', 'un', 'une'])
 

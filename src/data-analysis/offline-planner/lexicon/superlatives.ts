@@ -91,6 +91,9 @@ export const FRENCH_ADJECTIVES: Readonly<Record<string, Direction | 'same'>> = {
   repandue: 'same',
 }
 
+/** Superlatives of a quantity: "the most entries" ranks by a number of rows, "the longest tornado" does not. */
+export const QUANTITY_SUPERLATIVES = new Set(['most', 'least', 'fewest'])
+
 /** Words after "most"/"least" (or "plus"/"moins") that ask for the most frequent value. */
 export const MODE_WORDS = new Set([
   'common',
@@ -126,10 +129,11 @@ export const DIMENSION_ADJECTIVES: Readonly<
   lightest: { words: ['weight'], direction: 'asc' },
   taller: { words: ['height'], direction: 'desc' },
   tallest: { words: ['height'], direction: 'desc' },
-  longer: { words: ['length', 'duration'], direction: 'desc' },
-  longest: { words: ['length', 'duration'], direction: 'desc' },
-  shorter: { words: ['length', 'height', 'duration'], direction: 'asc' },
-  shortest: { words: ['length', 'height', 'duration'], direction: 'asc' },
+  // a text's length is often kept as its number of words (`word_count`)
+  longer: { words: ['length', 'duration', 'words'], direction: 'desc' },
+  longest: { words: ['length', 'duration', 'words'], direction: 'desc' },
+  shorter: { words: ['length', 'height', 'duration', 'words'], direction: 'asc' },
+  shortest: { words: ['length', 'height', 'duration', 'words'], direction: 'asc' },
   expensive: { words: ['price', 'cost', 'index'], direction: 'desc' },
   cheaper: { words: ['price', 'cost', 'index'], direction: 'asc' },
   cheapest: { words: ['price', 'cost', 'index'], direction: 'asc' },

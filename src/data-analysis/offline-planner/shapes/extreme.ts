@@ -7,6 +7,7 @@ import { orderColumn, orderFor } from '../grounding/ranking.js'
 import type { ScalarFunction } from '../intent.js'
 import { ROW_RELATIVE_WORDS, SINGLE_ROW_WORDS, TOP_WORDS } from '../lexicon/superlatives.js'
 import { type Declined, declined, type Recognition } from '../recognition.js'
+import { groupRankedByRows, rowNameColumn, rowNounRanked, whichNamesRows, whichNounUnread } from '../row-noun.js'
 import { intentOf } from './intent-of.js'
 import { ranksNamedRows } from './ranked-rows.js'
 import { unmappedRankedWord } from './unmapped-measure.js'
@@ -29,7 +30,9 @@ function readRanking(g: Grounding, superlative: Superlative): Ranking {
     g.whichNoun?.column ??
     g.byMention?.column ??
     (g.who ? entityColumn(g.table) : null) ??
-    (g.byMeasure ? (subjects.find((m) => m.end < g.byIndex && !isNumeric(m.column))?.column ?? null) : null)
+    (whichNamesRows(g) ? rowNameColumn(g.table) : null) ??
+    (g.byMeasure ? (subjects.find((m) => m.end < g.byIndex && !isNumeric(m.column))?.column ?? null) : null) ??
+    groupRankedByRows(g, superlative)
   const order = orderColumn(g, new Set(group ? [group] : []))
   // "the number of X … the highest": the count phrase only names the column X ranked by, it counts no rows
   const countNamesOrder =
@@ -44,6 +47,7 @@ function readRanking(g: Grounding, superlative: Superlative): Ranking {
     perRow:
       g.tokens.some((t) => SINGLE_ROW_WORDS.has(t.text)) ||
       superlative.hints.length > 0 ||
+      rowNounRanked(g, superlative.index) ||
       (order !== null && ranksNamedRows(g, superlative, order)),
   }
 }
@@ -137,6 +141,7 @@ function rankRows(g: Grounding, ranking: Ranking, order: ColumnSchema): Recognit
     )
   }
   if (g.average && !wantsList) return intentOf(g, { kind: 'scalar', fn: 'avg', column: order }, 'number')
+  if (whichNounUnread(g)) return declined('the question asks which ones, but the planner could only rank their numbers')
   if (wantsList || cues.limit !== null || offset > 0) {
     return intentOf(
       g,

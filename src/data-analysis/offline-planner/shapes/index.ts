@@ -5,6 +5,7 @@ import { recogniseClosest } from './closest.js'
 import { recogniseCount } from './count.js'
 import { recogniseExtreme } from './extreme.js'
 import { recogniseGroupTest } from './group-test.js'
+import { recogniseGroupsByRows } from './groups-by-rows.js'
 import { recogniseList } from './list.js'
 import { recogniseMostFrequent } from './most-frequent.js'
 import { recogniseShare } from './share.js'
@@ -17,11 +18,13 @@ export type ShapeRecogniser = (grounding: Grounding) => Recognition | null
 
 /**
  * The shapes, tried in this order; the first that recognises the question decides. The order
- * matters: a test between groups comes first (its groups are values, not conditions), statistics next, since their words ("the mean and the standard deviation") would
+ * matters: groups counted by their rows come first (the number of rows they must have is no
+ * condition any other shape reads), then a test between groups (its groups are values, not conditions), statistics next, since their words ("the mean and the standard deviation") would
  * otherwise be read as one aggregate; a yes/no question may also hold a count or a superlative, a count phrase may come with
  * a list, and lists and lookups are what is left.
  */
 export const SHAPES: readonly ShapeRecogniser[] = [
+  recogniseGroupsByRows,
   recogniseGroupTest,
   recogniseValueCounts,
   recogniseStatistics,

@@ -1,6 +1,9 @@
 import type { Superlative } from '../cues/types.js'
 import type { Grounding } from '../grounding/grounding.js'
+import { ROW_COUNT_NOUNS } from '../lexicon/limits.js'
+import { QUANTITY_SUPERLATIVES } from '../lexicon/superlatives.js'
 import { FILLERS, GENERIC_WORDS } from '../lexicon/vague-words.js'
+import { isTableRowWord } from '../row-noun.js'
 
 /**
  * The word a superlative ranks by when no column took it: "the post with the most words" ranks
@@ -21,6 +24,9 @@ export function unmappedRankedWord(g: Grounding, superlative: Superlative): stri
   if (!token || token.number !== null || !/^\p{L}+$/u.test(token.text) || g.cues.used.has(at)) return null
   // "the highest number of …" counts rows
   if (GENERIC_WORDS.has(token.text) || FILLERS.has(token.text)) return null
+  // "the most entries", "the most Pokémon" (over `051_Pokemon.csv`): the rows themselves
+  const quantity = QUANTITY_SUPERLATIVES.has(g.tokens[superlative.index]?.text ?? '')
+  if (quantity && (ROW_COUNT_NOUNS.has(token.text) || isTableRowWord(g.table, token.text))) return null
   const taken = (span: { start: number; end: number }) => span.start <= at && at <= span.end
   if (g.mentions.some(taken) || g.valueMentions.some(taken)) return null
   return token.text
