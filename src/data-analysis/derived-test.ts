@@ -1,5 +1,6 @@
 import { type ContingencyCell, chiSquareIndependence, type GroupSummary, oneWayAnova, tTest } from './group-tests.js'
 import { correlationTest, dagostinoPearson, shapiroWilk, type TestOutcome } from './hypothesis-tests.js'
+import { kolmogorovSmirnovNormality } from './kolmogorov-smirnov.js'
 import type { QueryResult } from './sandbox.js'
 import { type DerivedTest, nullIsAffirmative, TEST_INPUTS, type TestOutput } from './types.js'
 import { verdictAnswer } from './verdict-cases.js'
@@ -42,6 +43,15 @@ function outcomeOf(test: DerivedTest, input: (name: string) => unknown): TestOut
     case 'shapiro': {
       const values = input(TEST_INPUTS.values)
       return Array.isArray(values) ? shapiroWilk(values.map(numberOf).filter((v) => Number.isFinite(v))) : null
+    }
+    case 'kolmogorov': {
+      // Its verdict only, when every reading of the normal law reaches it (kolmogorov-smirnov.ts).
+      const values = input(TEST_INPUTS.values)
+      if (!Array.isArray(values) || test.alpha === null) return null
+      return kolmogorovSmirnovNormality(
+        values.map(numberOf).filter((v) => Number.isFinite(v)),
+        test.alpha,
+      )
     }
     case 'dagostino':
       // The query gives the biased moments (SciPy's): g₁ and b₂.

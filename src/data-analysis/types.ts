@@ -80,15 +80,23 @@ export interface QueryPlan {
  */
 /** The tests the planner computes (docs/data-analysis.md, "Tests"). */
 /** Between groups (group-tests.ts): Student's and Welch's t-tests, the one-way ANOVA, the chi-square test of independence. */
-export type TestKind = 'correlation' | 'shapiro' | 'dagostino' | 'ttest' | 'welch' | 'anova' | 'chisquare'
+export type TestKind =
+  | 'correlation'
+  | 'shapiro'
+  | 'dagostino'
+  | 'kolmogorov'
+  | 'ttest'
+  | 'welch'
+  | 'anova'
+  | 'chisquare'
 
 /** Whether a test's null hypothesis is the affirmative answer (normality) rather than its negation (no correlation, no difference, independence). */
 export function nullIsAffirmative(kind: TestKind): boolean {
-  return kind === 'shapiro' || kind === 'dagostino'
+  return kind === 'shapiro' || kind === 'dagostino' || kind === 'kolmogorov'
 }
 
 export interface DerivedTest {
-  /** `correlation`: the significance of the Pearson or Spearman correlation in `__test_r` over `__test_n` rows; `shapiro`: Shapiro-Wilk over the values listed in `__test_values`; `dagostino`: D'Agostino-Pearson's K² from `__test_n`, `__test_skewness` (biased g₁) and `__test_kurtosis` (biased b₂); `ttest`, `welch`, `anova`: from the groups' summaries in `__test_groups`; `chisquare`: from the counts in `__test_cells`. */
+  /** `correlation`: the significance of the Pearson or Spearman correlation in `__test_r` over `__test_n` rows; `shapiro`: Shapiro-Wilk over the values listed in `__test_values`; `kolmogorov`: Kolmogorov-Smirnov against the normal law over the same values (its verdict only); `dagostino`: D'Agostino-Pearson's K² from `__test_n`, `__test_skewness` (biased g₁) and `__test_kurtosis` (biased b₂); `ttest`, `welch`, `anova`: from the groups' summaries in `__test_groups`; `chisquare`: from the counts in `__test_cells`. */
   readonly kind: TestKind
   readonly outputs: readonly TestOutput[]
   /** The significance level a verdict compares the p-value with. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { normalQuantile, normalUpperTail, studentTwoSidedP } from '../../src/data-analysis/distributions.js'
 import { correlationPValue, dagostinoPearson, shapiroWilk } from '../../src/data-analysis/hypothesis-tests.js'
+import { kolmogorovSmirnovNormality, ksPValue } from '../../src/data-analysis/kolmogorov-smirnov.js'
 
 // Every expected value below was computed by hand with SciPy 1.17.1 (python3 on the development
 // machine; never used by the product or the tests) and written here as a literal:
@@ -82,5 +83,40 @@ describe('tests computed as SciPy computes them', () => {
     const qty = dagostinoPearson(12, ...biasedMoments(QTY))
     expect(qty?.p).toBeCloseTo(0.19183657216977917, 10)
     expect(dagostinoPearson(7, g1, b2)).toBeNull()
+  })
+})
+
+// Expected values from SciPy 1.17.1: kstwo.sf(d, n) for the p-values of a distance; kstest(x, 'norm')
+// and kstest(x, 'norm', args=(mean, std)) for the readings.
+describe('Kolmogorov-Smirnov normality verdict', () => {
+  const near = [-1.2, -0.8, -0.5, -0.3, -0.1, 0, 0.2, 0.4, 0.7, 1.1, 1.5, -1.6, 0.9, -0.2, 0.05]
+
+  it("gives a distance's p-value within 2 % of SciPy's exact one", () => {
+    expect(ksPValue(0.1, 100) / 0.2526927570063874).toBeCloseTo(1, 1)
+    expect(ksPValue(0.05, 1000) / 0.013012074781090332).toBeCloseTo(1, 1)
+    expect(ksPValue(0.3, 20) / 0.04306706665851623).toBeCloseTo(1, 1)
+  })
+
+  it('keeps normal values and rejects skewed ones when every reading agrees, with the statistic of the values as they are', () => {
+    const kept = kolmogorovSmirnovNormality(near, 0.05)
+    expect(kept?.statistic).toBeCloseTo(0.11542191114438072, 10)
+    expect(kept?.p).toBeGreaterThan(0.25)
+    // kstest p: 1.86e-31 against N(0, 1), 0.00406 against N(mean, sd).
+    const skewed = kolmogorovSmirnovNormality(
+      Array.from({ length: 30 }, (_, i) => Math.exp(i / 3)),
+      0.05,
+    )
+    expect(skewed?.statistic).toBeCloseTo(0.9076099359870644, 10)
+    expect(skewed?.p).toBeLessThan(0.01)
+  })
+
+  it('gives nothing when the readings disagree (p 0 against N(0, 1), 0.9987 against N(mean, sd)) or the values are equal', () => {
+    expect(
+      kolmogorovSmirnovNormality(
+        near.map((v) => v * 10 + 50),
+        0.05,
+      ),
+    ).toBeNull()
+    expect(kolmogorovSmirnovNormality([3, 3, 3, 3], 0.05)).toBeNull()
   })
 })

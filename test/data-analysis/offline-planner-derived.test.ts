@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type PlannerWorld, plannerWorld } from './offline-planner-support.js'
+import { createTable, type PlannerWorld, plannerWorld } from './offline-planner-support.js'
 
 // A column the question defines from others before asking about it ("a new feature called X by
 // adding A and B"), planned by the offline planner and run on a real DuckDB. Expected values are
@@ -94,5 +94,42 @@ describe('a column the question defines first', () => {
       'Create a new feature called "mixed" by adding the amount and city columns. Calculate the mean of mixed.',
     )
     expect(text.kind).toBe('declined')
+  })
+})
+
+describe('a sum of columns whose names hold "and", defined in the sentence after the name', () => {
+  const FIELDS = [
+    [1, 10, 20.5, 3],
+    [2, 12, 18, 4.5],
+    [3, 9.5, 22, 5],
+  ] as const
+
+  it('reads the list by the names, after a description ending in "of", the next sentence starting "It should be"', async () => {
+    const fields = await createTable(
+      w.connection,
+      'fields_sum',
+      'fields.csv',
+      [
+        ['Year', 'integer'],
+        ['Math and Statistics', 'number'],
+        ['Physical Sciences', 'number'],
+        ['Engineering', 'number'],
+      ],
+      FIELDS,
+    )
+    const { plan, values } = await w.run(
+      'Create a new feature called "STEM". It should be the sum of the percentages of graduates in the fields of Math and Statistics, Physical Sciences, and Engineering. Calculate the mean of the "STEM" feature.',
+      'en',
+      [fields],
+    )
+    expect(plan.sql).toContain('("Math and Statistics" + "Physical Sciences" + "Engineering") AS "STEM"')
+    expect(values[0]).toBeCloseTo(mean(FIELDS.map(([, a, b, c]) => a + b + c)), 9)
+    // A word no column name holds between the names: no list, no column, declined as before.
+    const unread = await w.ask(
+      'Create a new feature called "STEM". It should be the sum of Math and Statistics, Physical Sciences, and Biology. Calculate the mean of the "STEM" feature.',
+      'en',
+      [fields],
+    )
+    expect(unread.kind).toBe('declined')
   })
 })

@@ -314,6 +314,19 @@ describe('statistics under an answer format', () => {
     )
     expect(row.mean_amount).toBeCloseTo(mean(AMOUNT), 9)
   })
+
+  it('reads a label the question defines and no slot asks for ("defined as \'heavy\' if …") as no condition', async () => {
+    const { row } = await values(
+      "Calculate the mean and the median of amount. Results are defined as 'high' if they fall outside the range of -0.5 to 0.5.\n@mean_amount[a] @median_amount[b]",
+    )
+    expect(row).toEqual({ mean_amount: mean(AMOUNT), median_amount: percentile(AMOUNT, 50) })
+    // A label the answer format asks for is a verdict's rule, not dropped: here no rule the planner reads.
+    expect(
+      await declineReason(
+        "Calculate the mean of amount. Results are defined as 'high' if they fall outside the range of -0.5 to 0.5.\n@mean_amount[a] @level[l] where l is 'high' or 'low'",
+      ),
+    ).toBeTruthy()
+  })
 })
 
 describe('statistics after removing outliers', () => {

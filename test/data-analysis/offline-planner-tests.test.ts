@@ -99,9 +99,21 @@ describe('tests: p-values and verdicts computed after the query', () => {
     expect(plan.explanation).toContain('two-sided test of the correlation')
   })
 
+  it('gives a Kolmogorov-Smirnov verdict only, and leaves it empty when the normal laws it may mean disagree', async () => {
+    // qty's values are small positive counts: far from the standard normal law, not from their own.
+    const { plan, row } = await answer(
+      `Use a Kolmogorov-Smirnov test with a significance level of 0.05 to check if qty is normal. ${VERDICT}`,
+    )
+    expect(plan.explanation).toContain('Kolmogorov-Smirnov normality test')
+    expect(row).toEqual({ is_normal: null })
+    expect(
+      await declineReason('Perform a Kolmogorov-Smirnov test of normality on qty. @p_value[p] @ks_stat[statistic]'),
+    ).toMatch(/only its verdict/)
+  })
+
   it('declines a normality test it does not compute or that is not named, a verdict of another rule, two levels', async () => {
     expect(await declineReason(`Is qty normally distributed? ${VERDICT}`)).toMatch(/without naming the test/)
-    expect(await declineReason(`Use a Kolmogorov-Smirnov test to check if qty is normal. ${VERDICT}`)).toMatch(
+    expect(await declineReason(`Use an Anderson-Darling test to check if qty is normal. ${VERDICT}`)).toMatch(
       /does not compute/,
     )
     expect(

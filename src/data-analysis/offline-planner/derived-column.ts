@@ -3,6 +3,7 @@ import type { ColumnSchema, TableSchema } from '../types.js'
 import { quoteIdentifier } from '../types.js'
 import { isNumeric } from './columns.js'
 import { formulaOf } from './derived-formula.js'
+import { listedColumns } from './listed-columns.js'
 import { columnNamed } from './named-column.js'
 
 /**
@@ -18,6 +19,9 @@ const NEW_NAME =
   /\b(?:feature|column|variable|field)\s+(?:(?:called|named|titled)\s+(?:["'“‘`]([^"'”’`]{1,60})["'”’`]|([\p{L}_][\p{L}\p{N}_.-]{0,59}))|["'“‘`]([^"'”’`]{1,60})["'”’`])/iu
 
 type Operation = '+' | '-' | '*' | '/'
+
+/** A sentence right after the new name that defines it by a pronoun ("It should be the sum of …", "It is calculated as …"). */
+const FOLLOWING_DEFINITION = /^\s*(?:it|this)\s+(?:should\s+be|is|will\s+be|must\s+be)\b/i
 
 /** How a definition says its operation, with where its operands are: `a`, then `b` (for `-` and `/`, a − b and a ÷ b). */
 const DEFINITIONS: ReadonlyArray<{ pattern: RegExp; operation: Operation; reversed?: boolean }> = [
@@ -64,7 +68,10 @@ function definitionOf(definition: string, table: TableSchema): { expression: str
     const found = pattern.exec(definition)
     if (!found?.[1]) continue
     const phrases = operation === '+' && !found[2] ? addends(found[1]) : [found[1], found[2] ?? '']
-    const operands = phrases.map((phrase) => columnNamed(phrase, table.columns))
+    let operands = phrases.map((phrase) => columnNamed(phrase, table.columns))
+    // A sum of names that hold "and" themselves, or after a description: read by the names.
+    if (operation === '+' && !found[2] && operands.some((column) => column === null))
+      operands = listedColumns(found[1], table.columns) ?? operands
     if (operands.length < 2 || operands.some((column) => column === null || !isNumeric(column))) continue
     const ordered = (reversed ? [...operands].reverse() : operands) as ColumnSchema[]
     const sql = ordered.map((column) => quoteIdentifier(column.name))
@@ -97,7 +104,11 @@ export function derivedColumn(question: string, tables: readonly TableSchema[]):
   if (!named) return null
   const name = (named[1] ?? named[2] ?? named[3] ?? '').trim()
   if (name === '') return null
-  const sentence = sentenceAt(question, named.index)
+  const namedAt = sentenceAt(question, named.index)
+  // "… a new feature called "STEM". It should be the sum of …": the definition in the next sentence.
+  const following = sentenceAt(question, Math.min(namedAt.end + 1, question.length))
+  const next = question.slice(following.start, following.end)
+  const sentence = FOLLOWING_DEFINITION.test(next) ? { start: namedAt.start, end: following.end } : namedAt
   const definition = question.slice(sentence.start, sentence.end)
   for (const table of tables) {
     if (table.columns.some((column) => column.name.toLowerCase() === name.toLowerCase())) continue

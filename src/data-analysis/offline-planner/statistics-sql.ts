@@ -238,6 +238,7 @@ function testInputsSql(
       return [n, `${r} AS ${TEST_INPUTS.r}`]
     }
     case 'shapiro':
+    case 'kolmogorov':
       return [
         n,
         `(SELECT list(CAST(${c} AS DOUBLE) ORDER BY ${c}) FROM ${from}${whereClause(filters, present)}) AS ${TEST_INPUTS.values}`,

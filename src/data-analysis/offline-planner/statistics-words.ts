@@ -68,6 +68,8 @@ const TEST_NAMES: Readonly<Record<Language, Readonly<Record<StatisticsTest['kind
     correlation: 'two-sided test of the correlation (Student t, n − 2 degrees of freedom)',
     shapiro: 'Shapiro-Wilk test',
     dagostino: 'D’Agostino-Pearson normality test (K²)',
+    kolmogorov:
+      'Kolmogorov-Smirnov normality test (its verdict only when the standard normal law and the normal law of the values’ mean and standard deviation give it clearly)',
     ttest: 'two-sample t-test (Student, equal variances)',
     welch: 'two-sample t-test (Welch, unequal variances)',
     anova: 'one-way ANOVA (F)',
@@ -77,6 +79,8 @@ const TEST_NAMES: Readonly<Record<Language, Readonly<Record<StatisticsTest['kind
     correlation: 'test bilatéral de la corrélation (t de Student, n − 2 degrés de liberté)',
     shapiro: 'test de Shapiro-Wilk',
     dagostino: 'test de normalité de D’Agostino-Pearson (K²)',
+    kolmogorov:
+      'test de normalité de Kolmogorov-Smirnov (son verdict seulement, quand la loi normale centrée réduite et celle de la moyenne et de l’écart type des valeurs le donnent nettement)',
     ttest: 'test t à deux échantillons (Student, variances égales)',
     welch: 'test t à deux échantillons (Welch, variances inégales)',
     anova: 'ANOVA à un facteur (F)',

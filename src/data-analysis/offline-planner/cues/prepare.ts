@@ -1,5 +1,6 @@
 import { escapeRegex } from '../../../lib/regex.js'
 import { readVerdicts, type VerdictOptions } from './slot-options.js'
+import { unaskedLabelSentences } from './unasked-labels.js'
 
 /** The question made ready for the tokeniser. */
 
@@ -79,7 +80,9 @@ export function prepareQuestion(question: string): PreparedQuestion {
     formatAt >= 0
       ? readVerdicts(question.slice(formatAt), constraints)
       : { options: new Map<string, VerdictOptions>(), taken: [] }
-  let text = blank(constraints, verdicts.taken)
+  // A label defined for the values that no answer asks for ("defined as 'heavy' if …") is no condition.
+  const unasked = formatAt >= 0 ? unaskedLabelSentences(constraints, question.slice(formatAt)) : []
+  let text = blank(constraints, [...verdicts.taken, ...unasked])
     .replace(new RegExp(DECIMALS.source, 'gi'), ' ')
     .replace(new RegExp(NEAREST.source, 'gi'), ' ')
     .replace(ENUMERATOR, '$1')

@@ -3,6 +3,7 @@ import {
   DEFAULT_SIGNIFICANCE_LEVEL,
   DESIGN_WORDS,
   GROUP_TESTS,
+  KOLMOGOROV_WORDS,
   LEVEL_WORDS,
   MAX_SIGNIFICANCE_LEVEL,
   NORMALITY_PHRASES,
@@ -18,14 +19,15 @@ import type { Reading, StatisticCue, TestCue } from './types.js'
 
 /**
  * The test a question asks for (docs/data-analysis.md, "Tests"): a normality test it names
- * (Shapiro-Wilk, D'Agostino's normaltest), or the significance of a correlation it asks for
+ * (Shapiro-Wilk, D'Agostino's normaltest, Kolmogorov-Smirnov), or the significance of a correlation it asks for
  * ("its p-value", "is the correlation significant"), with the significance level it states. The
  * level's numbers and the "two" of "two-tailed" are taken, so that neither becomes a condition.
  */
 export function readTest(tokens: readonly Token[], requested: readonly StatisticCue[]): Reading<TestCue | null> {
   const words = new Set(tokens.map((token) => token.text))
   const has = (set: ReadonlySet<string>) => [...set].some((word) => words.has(word))
-  const normality = findPhrase(tokens, NORMALITY_PHRASES) >= 0 || has(SHAPIRO_WORDS) || has(DAGOSTINO_WORDS)
+  const normality =
+    findPhrase(tokens, NORMALITY_PHRASES) >= 0 || has(SHAPIRO_WORDS) || has(DAGOSTINO_WORDS) || has(KOLMOGOROV_WORDS)
   const correlation = requested.some((cue) => cue.stat === 'correlation')
   const pValue = requested.some((cue) => cue.stat === 'pvalue')
   let kind: TestCue['kind'] | null = null
@@ -35,8 +37,14 @@ export function readTest(tokens: readonly Token[], requested: readonly Statistic
     if (between === null || normality) return { found: null, used: [] }
     kind = between
   } else if (normality) {
-    const named = [has(SHAPIRO_WORDS), has(DAGOSTINO_WORDS), has(OTHER_NORMALITY_TEST_WORDS)].filter(Boolean).length
-    kind = named !== 1 ? 'unnamed' : has(SHAPIRO_WORDS) ? 'shapiro' : has(DAGOSTINO_WORDS) ? 'dagostino' : 'unnamed'
+    const tests = [
+      ['shapiro', SHAPIRO_WORDS],
+      ['dagostino', DAGOSTINO_WORDS],
+      ['kolmogorov', KOLMOGOROV_WORDS],
+      ['unnamed', OTHER_NORMALITY_TEST_WORDS],
+    ] as const
+    const named = tests.filter(([, testWords]) => has(testWords))
+    kind = named.length === 1 && named[0] ? named[0][0] : 'unnamed'
   } else if (correlation && (pValue || has(SIGNIFICANCE_WORDS))) kind = 'correlation'
   if (kind === null) return { found: null, used: [] }
 

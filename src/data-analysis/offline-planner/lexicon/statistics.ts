@@ -264,7 +264,9 @@ export const SLOT_WORDS: Readonly<Record<Statistic, readonly string[]>> = {
  */
 export const SHAPIRO_WORDS = new Set(['shapiro'])
 export const DAGOSTINO_WORDS = new Set(['normaltest', 'agostino', 'dagostino'])
-export const OTHER_NORMALITY_TEST_WORDS = new Set(['kolmogorov', 'smirnov', 'darling', 'lilliefors', 'jarque', 'ks'])
+/** Kolmogorov-Smirnov: only its verdict is given (src/data-analysis/kolmogorov-smirnov.ts). */
+export const KOLMOGOROV_WORDS = new Set(['kolmogorov', 'smirnov', 'ks', 'kstest'])
+export const OTHER_NORMALITY_TEST_WORDS = new Set(['darling', 'lilliefors', 'jarque'])
 export const NORMALITY_PHRASES = [
   'normal distribution',
   'normally distributed',
@@ -298,6 +300,7 @@ export const TEST_WORDS = new Set([
   'p-value',
   'pvalue',
   'shapiro',
+  'kolmogorov',
   'normality',
   'normally distributed',
   'significance',
@@ -317,6 +320,7 @@ export const DEFAULT_VERDICTS: Readonly<Record<TestKind, { readonly affirmative:
     correlation: { affirmative: 'significant', negative: 'not significant' },
     shapiro: { affirmative: 'normal', negative: 'not normal' },
     dagostino: { affirmative: 'normal', negative: 'not normal' },
+    kolmogorov: { affirmative: 'normal', negative: 'not normal' },
     ttest: { affirmative: 'significant', negative: 'not significant' },
     welch: { affirmative: 'significant', negative: 'not significant' },
     anova: { affirmative: 'significant', negative: 'not significant' },

@@ -25,6 +25,9 @@ export function testedItems(
   const testItems = items.filter((item) => TEST_STATISTICS.includes(item.stat))
   if (!cue || cue.kind === 'unnamed' || testItems.length === 0) return { items: [...items], test: null }
   if (cue.alpha === null) return 'the question states two significance levels'
+  // Its p-value depends on the normal law compared with, which the question does not say: only its verdict.
+  if (cue.kind === 'kolmogorov' && testItems.some((item) => item.stat !== 'verdict'))
+    return "the Kolmogorov-Smirnov test's p-value and statistic depend on the normal law it compares with; only its verdict is given"
   const correlations = items.filter((item) => item.stat === 'correlation')
   let columns: readonly ColumnSchema[]
   if (cue.kind === 'correlation') {
