@@ -44,16 +44,16 @@ export function whichNamesRows(g: Grounding): boolean {
 /**
  * "Which 5 dragons have the lowest speed?": "which" asks after a noun that nothing read (not the
  * table's own name, not a column), so the ranked numbers would not say which ones. "Which are the
- * three lowest scores?" asks for the numbers.
+ * three lowest scores?" asks for the numbers. The noun, or null.
  */
-export function whichNounUnread(g: Grounding): boolean {
-  if (g.whichIndex < 0 || g.whichNoun) return false
+export function whichNounUnread(g: Grounding): string | null {
+  if (g.whichIndex < 0 || g.whichNoun) return null
   // right after "which" (or its limit): "what is the current record …" asks after no noun
   const limitAfter = g.tokens[g.whichIndex + 1]?.number !== null && g.cues.used.has(g.whichIndex + 1)
   const at = g.whichIndex + (limitAfter ? 2 : 1)
   const token = g.tokens[at]
-  if (!token || !/^\p{L}+$/u.test(token.text) || isStopWord(token.text)) return false
-  return !WHICH_GAP_WORDS.has(token.text) && !FILLERS.has(token.text) && !isRead(g, at)
+  if (!token || !/^\p{L}+$/u.test(token.text) || isStopWord(token.text)) return null
+  return !WHICH_GAP_WORDS.has(token.text) && !FILLERS.has(token.text) && !isRead(g, at) ? token.text : null
 }
 
 /** The token after "which", past the limit ("which 5 …") and gap words ("which is the …"). */

@@ -141,7 +141,11 @@ function rankRows(g: Grounding, ranking: Ranking, order: ColumnSchema): Recognit
     )
   }
   if (g.average && !wantsList) return intentOf(g, { kind: 'scalar', fn: 'avg', column: order }, 'number')
-  if (whichNounUnread(g)) return declined('the question asks which ones, but the planner could only rank their numbers')
+  const unreadNoun = whichNounUnread(g)
+  if (unreadNoun)
+    return declined(
+      `the question asks which "${unreadNoun}", but no column was read for "${unreadNoun}": the planner could only rank their numbers`,
+    )
   if (wantsList || cues.limit !== null || offset > 0) {
     return intentOf(
       g,
