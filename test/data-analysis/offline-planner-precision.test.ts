@@ -2,7 +2,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOfflinePlanner } from '../../src/data-analysis/offline-planner/index.js'
 import type { TableSchema } from '../../src/data-analysis/types.js'
-import { createTable } from './offline-planner-support.js'
+import { createTable, firstColumnOf } from './offline-planner-support.js'
 
 /**
  * Issue 24, precision: what the planner must map before it answers, and what it must decline.
@@ -41,13 +41,7 @@ beforeAll(async () => {
   )
   const planner = createOfflinePlanner()
   ask = (question) => planner.plan(question, [products], 'en')
-  run = async (question) => {
-    const outcome = await ask(question)
-    if (outcome.kind !== 'plan') throw new Error(`declined: ${outcome.reason}`)
-    return (await connection.runAndReadAll(outcome.plan.sql))
-      .getRowsJS()
-      .map(([value]) => (typeof value === 'bigint' ? Number(value) : value))
-  }
+  run = async (question) => firstColumnOf(connection, await ask(question))
 })
 
 afterAll(() => instance.closeSync())

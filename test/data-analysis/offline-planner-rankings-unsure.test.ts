@@ -2,7 +2,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOfflinePlanner } from '../../src/data-analysis/offline-planner/index.js'
 import type { PlanOutcome } from '../../src/data-analysis/types.js'
-import { createTable } from './offline-planner-support.js'
+import { createTable, firstColumnOf, reasonOf } from './offline-planner-support.js'
 
 /**
  * Issue 24, precision in rankings: a group total the question does not ask for, a measure or
@@ -51,18 +51,10 @@ beforeAll(async () => {
   )
   const planner = createOfflinePlanner()
   ask = (question) => planner.plan(question, [seasons], 'en')
-  run = async (question) => {
-    const outcome = await ask(question)
-    if (outcome.kind !== 'plan') throw new Error(`declined: ${outcome.reason}`)
-    return (await connection.runAndReadAll(outcome.plan.sql))
-      .getRowsJS()
-      .map(([value]) => (typeof value === 'bigint' ? Number(value) : value))
-  }
+  run = async (question) => firstColumnOf(connection, await ask(question))
 })
 
 afterAll(() => instance.closeSync())
-
-const reasonOf = (outcome: PlanOutcome) => (outcome.kind === 'declined' ? outcome.reason : outcome.plan.sql)
 
 describe('a repeated name ranked by a column the question does not total', () => {
   it('declines: one row or each name’s total could be meant', async () => {

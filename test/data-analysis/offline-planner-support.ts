@@ -89,6 +89,16 @@ export interface PlannerWorld {
 
 const plain = (value: unknown): unknown => (typeof value === 'bigint' ? Number(value) : value)
 
+/** The plan's first column as plain values; throws with the reason when the planner declined. */
+export async function firstColumnOf(connection: DuckDBConnection, outcome: PlanOutcome): Promise<unknown[]> {
+  if (outcome.kind !== 'plan') throw new Error(`declined: ${outcome.reason}`)
+  return (await connection.runAndReadAll(outcome.plan.sql)).getRowsJS().map((row) => plain(row[0]))
+}
+
+/** Why the planner declined, or the SQL it planned (a failed expectation then shows what it did instead). */
+export const reasonOf = (outcome: PlanOutcome): string =>
+  outcome.kind === 'declined' ? outcome.reason : outcome.plan.sql
+
 /**
  * orders.csv (12 rows): a sales table with a city, a status, an amount, a quantity, a date, a
  * list-like tags column and a 0/1 express flag; customers.csv: one row per customer, joinable on

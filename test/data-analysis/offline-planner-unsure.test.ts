@@ -2,7 +2,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOfflinePlanner } from '../../src/data-analysis/offline-planner/index.js'
 import type { PlanOutcome, TableSchema } from '../../src/data-analysis/types.js'
-import { createTable } from './offline-planner-support.js'
+import { createTable, firstColumnOf, reasonOf } from './offline-planner-support.js'
 
 /**
  * Issue 24, precision on unseen questions: when the planner is unsure (two columns fit equally,
@@ -83,18 +83,10 @@ beforeAll(async () => {
   askPoll = (question) => planner.plan(question, [poll], 'en')
   ask = (question) => planner.plan(question, [visits], 'en')
   askSurvey = (question) => planner.plan(question, [survey], 'en')
-  run = async (question) => {
-    const outcome = await ask(question)
-    if (outcome.kind !== 'plan') throw new Error(`declined: ${outcome.reason}`)
-    return (await connection.runAndReadAll(outcome.plan.sql))
-      .getRowsJS()
-      .map(([value]) => (typeof value === 'bigint' ? Number(value) : value))
-  }
+  run = async (question) => firstColumnOf(connection, await ask(question))
 })
 
 afterAll(() => instance.closeSync())
-
-const reasonOf = (outcome: PlanOutcome) => (outcome.kind === 'declined' ? outcome.reason : outcome.plan.sql)
 
 describe('two columns named equally, neither whole', () => {
   it('declines and names both', async () => {
