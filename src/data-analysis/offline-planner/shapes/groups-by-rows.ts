@@ -1,4 +1,4 @@
-import { isIdLike } from '../column-traits.js'
+import { isCategory, isIdLike } from '../column-traits.js'
 import { isNumeric } from '../columns.js'
 import type { Grounding } from '../grounding/grounding.js'
 import { declined, type Recognition } from '../recognition.js'
@@ -22,8 +22,7 @@ export function recogniseGroupsByRows(g: Grounding): Recognition | null {
   if (!group || others.length > 0 || group.end >= comparator.start)
     return refuse('no single column named before it says what the groups are')
   // a measure is no group ("prices with at least 2 orders"); an identifier or a code of few values is
-  const fewValues = group.column.distinctCount <= Math.max(12, g.table.rowCount / 20)
-  if (isNumeric(group.column) && !isIdLike(group.column) && !fewValues)
+  if (isNumeric(group.column) && !isIdLike(group.column) && !isCategory(group.column, g.table))
     return refuse(`"${group.column.name}" is a measure, not a group`)
   // "Is there a customer with at least 2 orders?": whether any group has that many rows
   if (g.cues.boolean) {

@@ -70,6 +70,26 @@ function moreThan(g: Grounding): Recognition | null {
   }
 }
 
+/** Whether the row ranked first (by `order`, among the rows `filters` keep) meets `condition`. */
+function topRowCheck(
+  g: Grounding,
+  filters: readonly Filter[],
+  order: ColumnSchema,
+  direction: Superlative['direction'],
+  condition: Filter,
+): Recognition {
+  return {
+    kind: 'intent',
+    intent: {
+      table: g.table,
+      filters,
+      shape: { kind: 'scalar', fn: 'count', column: null },
+      check: { kind: 'top', order, direction, condition: [condition] },
+      resultType: 'boolean',
+    },
+  }
+}
+
 /**
  * "Is the song with the lowest popularity longer than 300000 ms?": the superlative ranks by
  * another column than the one compared, so the number is checked on the row it ranks first. A
@@ -91,16 +111,7 @@ function comparedTopRow(
       op: comparator.op,
       value: percentAdjusted(measure, comparator),
     }
-    return {
-      kind: 'intent',
-      intent: {
-        table: g.table,
-        filters: g.filters,
-        shape: { kind: 'scalar', fn: 'count', column: null },
-        check: { kind: 'top', order, direction: superlative.direction, condition: [condition] },
-        resultType: 'boolean',
-      },
-    }
+    return topRowCheck(g, g.filters, order, superlative.direction, condition)
   }
   const { hints } = superlative
   if (hints.length > 0 && !columnsNamed([g.table], hints).some((m) => m.column === measure)) {
@@ -159,16 +170,7 @@ function topRow(g: Grounding): Recognition | null {
   const condition = filters[filters.length - 1] as Filter
   const order = orderColumn(g, new Set([condition.column]))
   if (!order) return null
-  return {
-    kind: 'intent',
-    intent: {
-      table: g.table,
-      filters: filters.slice(0, -1),
-      shape: { kind: 'scalar', fn: 'count', column: null },
-      check: { kind: 'top', order, direction: superlative.direction, condition: [condition] },
-      resultType: 'boolean',
-    },
-  }
+  return topRowCheck(g, filters.slice(0, -1), order, superlative.direction, condition)
 }
 
 /** "Is there an order from Paris?", "Are there no late orders?" */
