@@ -9,7 +9,7 @@ import {
 } from './lexicon/headers.js'
 import { ORDINAL_ADJECTIVES, ORDINALS } from './lexicon/numbers.js'
 import { FILLERS, GENERIC_WORDS, NEVER_SOLE } from './lexicon/vague-words.js'
-import { closeWords, splitHeader, stemsOf, type Token, words } from './tokenise.js'
+import { closeWords, singularOf, splitHeader, stemsOf, type Token, words } from './tokenise.js'
 
 /** A column named in the question, by its header words (fuzzy, stemmed, abbreviations expanded). */
 export interface ColumnMention {
@@ -98,7 +98,7 @@ function ordinalVariants(headerWords: readonly string[]): string[][] {
 
 /** The words a question token can stand for: itself, and its French gloss or abbreviation's words. */
 export function tokenWords(token: Token): readonly string[] {
-  const singular = token.text.replace(/(s|x)$/, '')
+  const singular = singularOf(token.text)
   const extra = FRENCH_GLOSSARY[token.text] ?? FRENCH_GLOSSARY[singular] ?? ABBREVIATIONS[token.text]
   return extra ? [token.text, ...words(extra)] : [token.text]
 }

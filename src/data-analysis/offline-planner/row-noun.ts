@@ -8,13 +8,11 @@ import { ROW_COUNT_NOUNS } from './lexicon/limits.js'
 import { WHICH_GAP_WORDS } from './lexicon/question-forms.js'
 import { QUANTITY_SUPERLATIVES, ROW_RELATIVE_WORDS } from './lexicon/superlatives.js'
 import { FILLERS } from './lexicon/vague-words.js'
-import { fold, splitHeader } from './tokenise.js'
+import { fold, singularOf, splitHeader } from './tokenise.js'
 import { isRead, isStopWord, tableNameWords } from './unread-words.js'
 
 /** Verbs between a row noun and its superlative ("which Pokémon has the lowest …"). */
 const HAVING_VERBS = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'ont'])
-
-const singular = (word: string) => word.replace(/(s|x)$/, '')
 
 /**
  * "which Pokémon", "the Pokémon with the highest …" over `051_Pokemon.csv`: a word of the table's
@@ -32,7 +30,7 @@ export function namesTableRows(g: Grounding, at: number): boolean {
 export function isTableRowWord(table: TableSchema, text: string): boolean {
   if (text.length < 3) return false
   const own = [...tableNameWords(table)].filter((word) => word.length >= 3 && !/\d/.test(word))
-  return own.some((word) => word === text || singular(word) === singular(text))
+  return own.some((word) => word === text || singularOf(word) === singularOf(text))
 }
 
 /** "which Pokémon …", "which 5 Pokémon …": the noun after "which" names the table's rows. */

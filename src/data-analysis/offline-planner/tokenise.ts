@@ -32,6 +32,11 @@ const stemmers: Record<string, Stemmer> = {
   fr: snowball.newStemmer('french'),
 }
 
+/** A word without its plural ending (`players` → `player`, `journaux` → `journau`), for lookups that need no stem. */
+export function singularOf(word: string): string {
+  return word.replace(/(s|x)$/, '')
+}
+
 /** The shared folding (NFKC, lower case, `ß` → `ss`, no accents, plain apostrophes), typographic quotes made plain too. */
 export function fold(text: string): string {
   return foldWord(text).replace(/[“”«»]/g, '"')
